@@ -1,0 +1,16 @@
+/** One jest setup for every package; the test command selects suites by path. */
+
+// ESM-only packages that jest's CommonJS runtime cannot require; ts-jest transpiles them.
+const esmOnly = ['cookie'];
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
+  },
+  transformIgnorePatterns: [`/node_modules/\\.pnpm/(?!(${esmOnly.join('|')})@)`],
+  testMatch: ['**/?(*.)test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  reporters: ['default', '<rootDir>/test/tally-reporter.js'],
+};
