@@ -1,0 +1,178 @@
+import type { Logger } from '../../logger';
+import type {
+  Bus,
+  BusMessage,
+  DeliveredMessage,
+  MessageHandler,
+  SubscribeOptions,
+  Subscription,
+} from '../../ports/bus';
+import { getOrCreate } from '../get-or-create';
+import { defaultRetryBackoff, handleUntilDone, type RetryBackoff } from '../handler-retry';
+
+/** The in-process bus has one partition per topic: ordering per key holds because all order holds. */
+const PARTITION = 0;
+
+/** One topic's messages and each consumer group's committed offset (the next offset it will handle). */
+class TopicLog {
+  readonly messages: DeliveredMessage[] = [];
+  private readonly committed = new Map<string, number>();
+  private readonly activeGroups = new Set<string>();
+  private waiters: Array<() => void> = [];
+
+  constructor(readonly name: string) {}
+
+  append(messages: BusMessage[]): void {
+    for (const message of messages) {
+      this.messages.push({
+        ...copyMessage(message),
+        topic: this.name,
+        partition: PARTITION,
+        offset: String(this.messages.length),
+      });
+    }
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** Resolves on the next append, or when `signal` aborts. */
+  nextAppend(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        signal.removeEventListener('abort', wake);
+        resolve();
+      };
+      this.waiters.push(wake);
+      signal.addEventListener('abort', wake);
+    });
+  }
+
+  /** Claims the group's single consumer slot and returns where it resumes. */
+  join(group: string, fromBeginning: boolean): number {
+    if (this.activeGroups.has(group)) {
+      throw new Error(`group ${group} already has a consumer of ${this.name} in this process`);
+    }
+    this.activeGroups.add(group);
+    return getOrCreate(this.committed, group, () => (fromBeginning ? 0 : this.messages.length));
+  }
+
+  leave(group: string): void {
+    this.activeGroups.delete(group);
+  }
+
+  commit(group: string, nextOffset: number): void {
+    this.committed.set(group, nextOffset);
+  }
+}
+
+/**
+ * The log every module of an all-in-one process shares, so modules really talk through it. Each
+ * module gets its own InMemoryBus over it; closing one stops only that module's subscriptions.
+ */
+export class InMemoryBusLog {
+  private readonly topics = new Map<string, TopicLog>();
+
+  topic(name: string): TopicLog {
+    return getOrCreate(this.topics, name, () => new TopicLog(name));
+  }
+}
+
+export interface InMemoryBusOptions {
+  logger: Logger;
+  backoff?: RetryBackoff;
+}
+
+/** The embedded bus: the same at-least-once, commit-after-handle contract as the Kafka adapter. */
+export class InMemoryBus implements Bus {
+  private readonly subscriptions = new Set<InMemorySubscription>();
+
+  constructor(
+    private readonly log: InMemoryBusLog,
+    private readonly options: InMemoryBusOptions,
+  ) {}
+
+  async publish(topic: string, messages: BusMessage[]): Promise<void> {
+    this.log.topic(topic).append(messages);
+  }
+
+  async subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription> {
+    const topic = this.log.topic(options.topic);
+    const start = topic.join(options.group, options.fromBeginning ?? true);
+    const subscription: InMemorySubscription = new InMemorySubscription(
+      topic,
+      options.group,
+      start,
+      handler,
+      { backoff: defaultRetryBackoff, ...this.options },
+      () => this.subscriptions.delete(subscription),
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+  }
+}
+
+/** Delivers one message at a time and commits it only after the handler resolved. */
+class InMemorySubscription implements Subscription {
+  private readonly stopping = new AbortController();
+  private readonly loop: Promise<void>;
+
+  constructor(
+    private readonly topic: TopicLog,
+    private readonly group: string,
+    start: number,
+    private readonly handler: MessageHandler,
+    private readonly options: Required<InMemoryBusOptions>,
+    private readonly onStopped: () => void,
+  ) {
+    this.loop = Promise.resolve().then(() => this.run(start)); // deliver after subscribe returns, as Kafka does
+  }
+
+  /** Waits for the message in hand; one still failing is left uncommitted for the group's next consumer. */
+  async stop(): Promise<void> {
+    if (this.stopping.signal.aborted) return this.loop;
+    this.stopping.abort();
+    await this.loop;
+    this.topic.leave(this.group);
+    this.onStopped();
+  }
+
+  private async run(start: number): Promise<void> {
+    const { signal } = this.stopping;
+    for (let offset = start; !signal.aborted;) {
+      const message = this.topic.messages[offset];
+      if (!message) {
+        await this.topic.nextAppend(signal);
+        continue;
+      }
+      const handled = await handleUntilDone(() => this.handler(copyDelivered(message)), {
+        signal,
+        logger: this.options.logger,
+        backoff: this.options.backoff,
+        context: { topic: this.topic.name, group: this.group, offset },
+      });
+      if (!handled) return;
+      offset++;
+      this.topic.commit(this.group, offset);
+    }
+  }
+}
+
+/** Handlers get their own copies: one consumer must not change what another one reads. */
+function copyMessage(message: BusMessage): BusMessage {
+  return {
+    key: message.key,
+    value: Buffer.from(message.value),
+    ...(message.headers && { headers: { ...message.headers } }),
+  };
+}
+
+function copyDelivered(message: DeliveredMessage): DeliveredMessage {
+  return { ...message, ...copyMessage(message) };
+}

@@ -1,0 +1,254 @@
+import { Query } from 'mingo';
+import { createUpdater } from 'mingo/updater';
+import {
+  DuplicateKeyError,
+  type Collection,
+  type Document,
+  type DocumentStore,
+  type Filter,
+  type FindOptions,
+  type IndexSpec,
+  type SortSpec,
+  type Update,
+  type UpdateResult,
+} from '../../ports/document-store';
+import { getOrCreate } from '../get-or-create';
+import { withUpsertId } from '../upsert-id';
+
+/** mingo applies one operator per call; deep cloning keeps the caller's update values out of the store. */
+const applyOperator = createUpdater({ cloneMode: 'deep' });
+
+/** Callers get copies, so nothing they do to a result changes stored state. */
+const copy = <T>(value: T): T => structuredClone(value);
+
+/** The embedded document store: MongoDB query and update semantics from mingo, over in-process maps. */
+export class InMemoryDocumentStore implements DocumentStore {
+  private readonly collections = new Map<string, InMemoryCollection<Document>>();
+
+  collection<T extends Document = Document>(name: string): Collection<T> {
+    return getOrCreate(this.collections, name, () => new InMemoryCollection(name)) as unknown as Collection<T>;
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * Every method runs its read-modify-write synchronously between two awaits, so each conditional
+ * update is atomic: JavaScript runs one of them at a time.
+ */
+class InMemoryCollection<T extends Document> implements Collection<T> {
+  /** by _id, in insertion order (the natural order of a find without sort) */
+  private readonly documents = new Map<string, T>();
+  private readonly uniqueIndexes: UniqueIndex[] = [];
+
+  constructor(readonly name: string) {}
+
+  async insertOne(doc: T): Promise<void> {
+    this.insert(copy(doc));
+  }
+
+  async insertMany(docs: T[]): Promise<{ duplicates: string[] }> {
+    const duplicates: string[] = [];
+    for (const doc of docs) {
+      try {
+        this.insert(copy(doc));
+      } catch (error) {
+        if (!(error instanceof DuplicateKeyError)) throw error;
+        duplicates.push(doc._id);
+      }
+    }
+    return { duplicates };
+  }
+
+  async findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>): Promise<T | null> {
+    const [first] = this.matching(filter, { ...options, limit: 1 });
+    return first ? copy(first) : null;
+  }
+
+  async find(filter: Filter, options?: FindOptions): Promise<T[]> {
+    return this.matching(filter, options).map(copy);
+  }
+
+  async *stream(filter: Filter, options?: FindOptions): AsyncIterable<T> {
+    for (const doc of this.matching(filter, options)) yield copy(doc);
+  }
+
+  async updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult> {
+    return this.update(filter, update, { ...options, limit: 1 }).result;
+  }
+
+  async findOneAndUpdate(
+    filter: Filter,
+    update: Update,
+    options?: { upsert?: boolean; sort?: SortSpec },
+  ): Promise<T | null> {
+    const [id] = this.update(filter, update, { ...options, limit: 1 }).ids;
+    const doc = id === undefined ? undefined : this.documents.get(id);
+    return doc ? copy(doc) : null;
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    return this.update(filter, update, {}).result;
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    return this.remove(this.matching(filter, { limit: 1 }));
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    return this.remove(this.matching(filter));
+  }
+
+  async countDocuments(filter: Filter = {}): Promise<number> {
+    return this.matching(filter).length;
+  }
+
+  async createIndex(spec: IndexSpec): Promise<void> {
+    if (!spec.unique) return; // only unique indexes change behaviour; the rest are for MongoDB's planner
+    const index = new UniqueIndex(spec);
+    if (this.uniqueIndexes.some((existing) => existing.name === index.name)) return;
+    for (const doc of this.documents.values()) index.add(doc, this.name);
+    this.uniqueIndexes.push(index);
+  }
+
+  /** Stored documents (not copies) matching `filter`; looking an `_id` up directly spares a scan. */
+  private matching(filter: Filter, options: FindOptions = {}): T[] {
+    const byId = typeof filter._id === 'string' ? this.documents.get(filter._id) : undefined;
+    const candidates = typeof filter._id === 'string' ? (byId ? [byId] : []) : [...this.documents.values()];
+    let cursor = new Query(filter).find<T>(candidates);
+    if (options.sort) cursor = cursor.sort(options.sort);
+    if (options.skip) cursor = cursor.skip(options.skip);
+    if (options.limit) cursor = cursor.limit(options.limit);
+    return cursor.all();
+  }
+
+  private update(
+    filter: Filter,
+    update: Update,
+    options: { upsert?: boolean; sort?: SortSpec; limit?: number },
+  ): { result: UpdateResult; ids: string[] } {
+    const targets = this.matching(filter, options);
+    if (targets.length === 0) {
+      if (!options.upsert) return { result: { matched: 0, modified: 0 }, ids: [] };
+      const created = seedFromFilter(filter) as T;
+      applyUpdate(created, withUpsertId(filter, update), true);
+      this.insert(created);
+      return { result: { matched: 0, modified: 0, upsertedId: created._id }, ids: [created._id] };
+    }
+    let modified = 0;
+    for (const current of targets) {
+      const next = copy(current);
+      if (!applyUpdate(next, update, false)) continue;
+      if (next._id !== current._id) throw new Error(`${this.name}: an update cannot change _id`);
+      this.replace(current, next);
+      modified++;
+    }
+    return { result: { matched: targets.length, modified }, ids: targets.map((doc) => doc._id) };
+  }
+
+  private insert(doc: T): void {
+    if (this.documents.has(doc._id)) throw new DuplicateKeyError(this.name, `_id ${JSON.stringify(doc._id)}`);
+    this.indexAll(doc);
+    this.documents.set(doc._id, doc);
+  }
+
+  /** Checks every unique index before changing any, so a violating update leaves the document as it was. */
+  private replace(current: T, next: T): void {
+    for (const index of this.uniqueIndexes) index.remove(current);
+    try {
+      this.indexAll(next);
+    } catch (error) {
+      for (const index of this.uniqueIndexes) index.add(current, this.name);
+      throw error;
+    }
+    this.documents.set(next._id, next);
+  }
+
+  private indexAll(doc: T): void {
+    const added: UniqueIndex[] = [];
+    try {
+      for (const index of this.uniqueIndexes) {
+        index.add(doc, this.name);
+        added.push(index);
+      }
+    } catch (error) {
+      for (const index of added) index.remove(doc);
+      throw error;
+    }
+  }
+
+  private remove(docs: T[]): number {
+    for (const doc of docs) {
+      for (const index of this.uniqueIndexes) index.remove(doc);
+      this.documents.delete(doc._id);
+    }
+    return docs.length;
+  }
+}
+
+/** A unique index: the key of each document (a missing field counts as null, as in MongoDB) to its _id. */
+class UniqueIndex {
+  readonly name: string;
+  private readonly paths: string[];
+  private readonly owners = new Map<string, string>();
+
+  constructor(spec: IndexSpec) {
+    this.paths = Object.keys(spec.keys);
+    this.name = spec.name ?? Object.entries(spec.keys).flat().join('_');
+  }
+
+  add(doc: Document, collection: string): void {
+    const key = this.keyOf(doc);
+    const owner = this.owners.get(key);
+    if (owner !== undefined && owner !== doc._id) throw new DuplicateKeyError(collection, `${this.name} ${key}`);
+    this.owners.set(key, doc._id);
+  }
+
+  remove(doc: Document): void {
+    const key = this.keyOf(doc);
+    if (this.owners.get(key) === doc._id) this.owners.delete(key);
+  }
+
+  private keyOf(doc: Document): string {
+    return JSON.stringify(this.paths.map((path) => valueAt(doc, path) ?? null));
+  }
+}
+
+function valueAt(doc: unknown, path: string): unknown {
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (value, part) =>
+        value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined,
+      doc,
+    );
+}
+
+/** An upsert starts from the filter's equality conditions, as MongoDB does. */
+function seedFromFilter(filter: Filter): Record<string, unknown> {
+  const seed: Record<string, unknown> = {};
+  for (const [path, condition] of Object.entries(filter)) {
+    if (path.startsWith('$')) continue;
+    const value = isOperatorObject(condition) ? condition.$eq : condition;
+    if (value !== undefined) applyOperator(seed, { $set: { [path]: value } });
+  }
+  return seed;
+}
+
+function isOperatorObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && Object.keys(value).some((key) => key.startsWith('$'));
+}
+
+/** Applies each operator in turn; `$setOnInsert` only when inserting. Returns whether anything changed. */
+function applyUpdate(doc: Record<string, unknown>, update: Update, inserting: boolean): boolean {
+  let changed = false;
+  for (const [operator, argument] of Object.entries(update)) {
+    if (argument === undefined) continue;
+    if (operator === '$setOnInsert' && !inserting) continue;
+    const effective = operator === '$setOnInsert' ? '$set' : operator;
+    if (applyOperator(doc, { [effective]: argument } as Parameters<typeof applyOperator>[1]).length > 0) changed = true;
+  }
+  return changed;
+}

@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import {
+  MongoBulkWriteError,
+  MongoClient,
+  MongoServerError,
+  type Collection as DriverCollection,
+  type Db,
+  type UpdateFilter,
+} from 'mongodb';
+import {
+  DuplicateKeyError,
+  type Collection,
+  type Document,
+  type DocumentStore,
+  type Filter,
+  type FindOptions,
+  type IndexSpec,
+  type SortSpec,
+  type Update,
+  type UpdateResult,
+} from '../../ports/document-store';
+import { withUpsertId } from '../upsert-id';
+import { SerialWrites } from './serial-writes';
+
+const DUPLICATE_KEY = 11000;
+const STREAM_BATCH_SIZE = 500;
+/**
+ * FerretDB 1.x reports a unique-index violation by an UPDATE as InternalError (1) carrying its SQL
+ * backend's message (SQLite, PostgreSQL); only inserts get 11000.
+ */
+const FERRETDB_UPDATE_CONFLICT = /UNIQUE constraint failed|duplicate key value violates unique constraint/;
+
+function isDuplicateKey(error: unknown): error is MongoServerError {
+  if (!(error instanceof MongoServerError)) return false;
+  return error.code === DUPLICATE_KEY || (error.code === 1 && FERRETDB_UPDATE_CONFLICT.test(error.message));
+}
+
+/**
+ * One MongoClient per process, shared by every service database it opens. Knows whether the server
+ * is FerretDB (its buildInfo says so), whose updates are not atomic under concurrency.
+ */
+export class MongoConnection {
+  private constructor(
+    readonly client: MongoClient,
+    /** set on FerretDB: read-dependent writes of one collection run one at a time */
+    private readonly serialWrites: SerialWrites | undefined,
+  ) {}
+
+  static async connect(url: string): Promise<MongoConnection> {
+    const client = await MongoClient.connect(url, { appName: `rde-${randomUUID().slice(0, 8)}` });
+    try {
+      const buildInfo = await client.db('admin').command({ buildInfo: 1 });
+      return new MongoConnection(client, 'ferretdbVersion' in buildInfo ? new SerialWrites() : undefined);
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+  }
+
+  store(database: string): MongoDocumentStore {
+    return new MongoDocumentStore(this.client.db(database), this.serialWrites);
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+/** The production document store over the `mongodb` driver; works on MongoDB 7 and FerretDB 1.24. */
+export class MongoDocumentStore implements DocumentStore {
+  constructor(
+    private readonly db: Db,
+    private readonly serialWrites: SerialWrites | undefined,
+  ) {}
+
+  collection<T extends Document = Document>(name: string): Collection<T> {
+    const serialWrites = this.serialWrites;
+    const key = `${this.db.databaseName}.${name}`;
+    const serialize: Serialize = serialWrites ? (task) => serialWrites.run(key, task) : (task) => task();
+    return new MongoCollection<T>(this.db.collection<Document>(name), serialize);
+  }
+
+  async ping(): Promise<void> {
+    await this.db.command({ ping: 1 });
+  }
+
+  /** The MongoConnection owns the client; closing one service's store leaves the others open. */
+  async close(): Promise<void> {}
+}
+
+type Serialize = <R>(task: () => Promise<R>) => Promise<R>;
+
+class MongoCollection<T extends Document> implements Collection<T> {
+  constructor(
+    private readonly collection: DriverCollection<Document>,
+    private readonly serialize: Serialize,
+  ) {}
+
+  get name(): string {
+    return this.collection.collectionName;
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    await this.conflictsAsDuplicateKey(() => this.collection.insertOne(doc));
+  }
+
+  /** Unordered: the server inserts every document it can and reports each conflict apart. */
+  async insertMany(docs: T[]): Promise<{ duplicates: string[] }> {
+    if (docs.length === 0) return { duplicates: [] };
+    try {
+      await this.collection.insertMany(docs, { ordered: false });
+      return { duplicates: [] };
+    } catch (error) {
+      const conflicts = error instanceof MongoBulkWriteError ? [error.writeErrors].flat() : [];
+      if (conflicts.length === 0 || conflicts.some((conflict) => conflict.code !== DUPLICATE_KEY)) throw error;
+      return { duplicates: conflicts.map((conflict) => docs[conflict.index]._id) };
+    }
+  }
+
+  async findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>): Promise<T | null> {
+    return (await this.collection.findOne(filter, options)) as T | null;
+  }
+
+  async find(filter: Filter, options?: FindOptions): Promise<T[]> {
+    return (await this.collection.find(filter, options).toArray()) as T[];
+  }
+
+  /** Small cursor batches: the driver's default getMore fills up to 16 MiB, ~100,000 small documents. */
+  async *stream(filter: Filter, options?: FindOptions): AsyncIterable<T> {
+    for await (const doc of this.collection.find(filter, { ...options, batchSize: STREAM_BATCH_SIZE })) yield doc as T;
+  }
+
+  async updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult> {
+    const result = await this.write(() =>
+      this.collection.updateOne(filter, driverUpdate(filter, update, options?.upsert), options),
+    );
+    return {
+      matched: result.matchedCount,
+      modified: result.modifiedCount,
+      ...(result.upsertedId !== null && { upsertedId: String(result.upsertedId) }),
+    };
+  }
+
+  async findOneAndUpdate(
+    filter: Filter,
+    update: Update,
+    options?: { upsert?: boolean; sort?: SortSpec },
+  ): Promise<T | null> {
+    const after = await this.write(() =>
+      this.collection.findOneAndUpdate(filter, driverUpdate(filter, update, options?.upsert), {
+        ...options,
+        returnDocument: 'after',
+      }),
+    );
+    return after as T | null;
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    const result = await this.write(() => this.collection.updateMany(filter, update as UpdateFilter<Document>));
+    return { matched: result.matchedCount, modified: result.modifiedCount };
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    return (await this.write(() => this.collection.deleteOne(filter))).deletedCount;
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    return (await this.write(() => this.collection.deleteMany(filter))).deletedCount;
+  }
+
+  async countDocuments(filter: Filter = {}): Promise<number> {
+    return this.collection.countDocuments(filter);
+  }
+
+  async createIndex(spec: IndexSpec): Promise<void> {
+    await this.conflictsAsDuplicateKey(() =>
+      this.collection.createIndex(spec.keys, { unique: spec.unique ?? false, ...(spec.name && { name: spec.name }) }),
+    );
+  }
+
+  /** A write whose outcome depends on what it reads (a guard, a delete filter). */
+  private write<R>(task: () => Promise<R>): Promise<R> {
+    return this.serialize(() => this.conflictsAsDuplicateKey(task));
+  }
+
+  private async conflictsAsDuplicateKey<R>(task: () => Promise<R>): Promise<R> {
+    try {
+      return await task();
+    } catch (error) {
+      if (isDuplicateKey(error)) {
+        throw new DuplicateKeyError(this.name, error.message);
+      }
+      throw error;
+    }
+  }
+}
+
+function driverUpdate(filter: Filter, update: Update, upsert: boolean | undefined): UpdateFilter<Document> {
+  return (upsert ? withUpsertId(filter, update) : update) as UpdateFilter<Document>;
+}

@@ -1,0 +1,60 @@
+import { Redis } from 'ioredis';
+import type { Logger } from '../../logger';
+import type { KeyValue } from '../../ports/key-value';
+
+/** The production key-value store. Every key is stored as `<namespace>:<key>` (ioredis' keyPrefix). */
+export class RedisKeyValue implements KeyValue {
+  private constructor(private readonly redis: Redis) {}
+
+  static async connect(url: string, namespace: string, logger: Logger): Promise<RedisKeyValue> {
+    const redis = new Redis(url, { keyPrefix: `${namespace}:`, lazyConnect: true });
+    // ioredis reconnects by itself; each failed attempt is an 'error' event, logged as JSON like the rest
+    redis.on('error', (error: Error) => logger.warn({ err: error, namespace }, 'redis connection error'));
+    try {
+      await redis.connect();
+    } catch (error) {
+      redis.disconnect(); // or ioredis keeps reconnecting in the background
+      throw error;
+    }
+    return new RedisKeyValue(redis);
+  }
+
+  get(key: string): Promise<string | null> {
+    return this.redis.get(key);
+  }
+
+  async set(key: string, value: string, options?: { ttlMs?: number }): Promise<void> {
+    if (options?.ttlMs) await this.redis.set(key, value, 'PX', options.ttlMs);
+    else await this.redis.set(key, value);
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.set(key, value, 'PX', ttlMs, 'NX')) === 'OK';
+  }
+
+  /** SET NX PX creates the counter with its TTL only when absent; INCR keeps an existing TTL. One MULTI. */
+  async increment(key: string, ttlMs?: number): Promise<number> {
+    if (!ttlMs) return this.redis.incr(key);
+    const results = await this.redis.multi().set(key, '0', 'PX', ttlMs, 'NX').incr(key).exec();
+    const [, incremented] = results ?? [];
+    if (!incremented || incremented[0]) throw incremented?.[0] ?? new Error(`INCR ${key} was not executed`);
+    return incremented[1] as number;
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return (await this.redis.del(key)) === 1;
+  }
+
+  async ttl(key: string): Promise<number | null> {
+    const remaining = await this.redis.pttl(key);
+    return remaining < 0 ? null : remaining; // -1: no expiry, -2: no key
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit();
+  }
+}

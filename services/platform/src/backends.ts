@@ -1,0 +1,17 @@
+import type { Clock } from './clock';
+import type { Bus } from './ports/bus';
+import type { DocumentStore } from './ports/document-store';
+import type { KeyValue } from './ports/key-value';
+
+/**
+ * What a module gets to persist and communicate with. The factory picks the embedded adapters in
+ * all-in-one mode and the production adapters (MongoDB, Kafka, Redis) when configured.
+ */
+export interface Backends {
+  readonly clock: Clock;
+  /** The service's own database. */
+  documentStore(database: string): Promise<DocumentStore>;
+  bus(clientId: string): Promise<Bus>;
+  keyValue(namespace: string): Promise<KeyValue>;
+  close(): Promise<void>;
+}

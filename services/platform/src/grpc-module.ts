@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { env, loadConfig } from './config';
+import type { ModuleContext, RunningModule, ServiceModule } from './module';
+import { GrpcServer, type HostedService } from './grpc/server';
+
+/** Where each gRPC service listens unless `RDE_<NAME>_PORT` says otherwise (0 = any free port). */
+export const defaultGrpcPorts: Readonly<Record<string, number>> = {
+  auth: 7101,
+  billing: 7102,
+  catalog: 7103,
+  waterfall: 7104,
+  dataset: 7105,
+  workflow: 7106,
+  mcp: 7107,
+};
+
+/** What a gRPC service builds once its backends are connected. */
+export interface ServiceRuntime {
+  readonly services: HostedService[];
+  /** Answers whether its dependencies (store, bus, key-value) are reachable now. */
+  healthy(): Promise<boolean>;
+  /** Background work (relays, consumers, reapers) started after the server is up. */
+  startBackground?(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface GrpcModuleSpec {
+  readonly name: string;
+  readonly dependencies: readonly string[];
+  build(ctx: ModuleContext): Promise<ServiceRuntime>;
+}
+
+const HEALTH_RECHECK_MS = 2_000;
+
+/**
+ * Turns a service's runtime into a module: its gRPC server on `RDE_<NAME>_PORT`, NOT_SERVING until
+ * its dependencies answer, re-checked in the background, NOT_SERVING again while draining.
+ */
+export function grpcModule(spec: GrpcModuleSpec): ServiceModule {
+  return {
+    name: spec.name,
+    dependencies: spec.dependencies,
+    async start(ctx: ModuleContext): Promise<RunningModule> {
+      const portVariable = `RDE_${spec.name.toUpperCase()}_PORT`;
+      const config = loadConfig(
+        {
+          RDE_GRPC_HOST: z.string().default('127.0.0.1'),
+          RDE_DRAIN_MS: env.milliseconds(1_000),
+        },
+        ctx.env,
+      );
+      const fallbackPort = defaultGrpcPorts[spec.name] ?? 0;
+      const port = loadConfig({ [portVariable]: env.port(fallbackPort) }, ctx.env)[portVariable] as number;
+      const logger = ctx.logger.child({ module: spec.name });
+      const runtime = await spec.build({ ...ctx, logger });
+      const server = new GrpcServer({
+        name: spec.name,
+        host: config.RDE_GRPC_HOST,
+        port,
+        logger,
+        services: runtime.services,
+        // In one process the gateway has drained already; only a separate process needs its own window.
+        drainMs: ctx.allInOne ? 0 : config.RDE_DRAIN_MS,
+      });
+      const address = await server.listen();
+      await runtime.startBackground?.();
+      let draining = false;
+      const recheck = async () => {
+        if (!draining) server.setServing(await runtime.healthy().catch(() => false));
+      };
+      await recheck();
+      const timer = setInterval(() => void recheck(), HEALTH_RECHECK_MS);
+      timer.unref();
+      return {
+        address,
+        async stop() {
+          draining = true;
+          clearInterval(timer);
+          await server.stop();
+          await runtime.close();
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import {
+  credentials,
+  makeGenericClientConstructor,
+  Metadata,
+  type Client,
+  type ServiceDefinition,
+  type ServiceError,
+} from '@grpc/grpc-js';
+import type { Readable } from 'node:stream';
+import { service as healthService } from 'grpc-health-check';
+import { writeCaller, type Caller } from './metadata';
+import { fromServiceError } from './status-codec';
+import type { RequestOf, ResponseOf } from './types';
+
+export interface CallOptions {
+  /** Whom the call acts for; travels as `rde-caller-bin` metadata. */
+  readonly caller?: Caller;
+  readonly deadlineMs?: number;
+}
+
+/**
+ * One function per RPC: a promise for unary RPCs, an async iterable for server-streaming ones.
+ * Failures reject (or throw from the iterator) with the service's RdeError.
+ */
+export type PromiseClient<D extends ServiceDefinition> = {
+  [K in keyof D]: D[K] extends { responseStream: true }
+    ? (request: RequestOf<D[K]>, options?: CallOptions) => AsyncIterable<ResponseOf<D[K]>>
+    : (request: RequestOf<D[K]>, options?: CallOptions) => Promise<ResponseOf<D[K]>>;
+};
+
+export interface ClientOptions<D extends ServiceDefinition> {
+  readonly address: string;
+  /** Fully qualified service name, e.g. `rde.auth.v1.AuthService`. */
+  readonly serviceName: string;
+  /** Every call gets a deadline; this is the default. */
+  readonly deadlineMs: number;
+  /** Only these RPCs are retried (on UNAVAILABLE), because only they are safe to repeat. */
+  readonly idempotent?: readonly (keyof D & string)[];
+}
+
+export interface ServiceClient<D extends ServiceDefinition> {
+  readonly rpc: PromiseClient<D>;
+  close(): void;
+}
+
+export function createClient<D extends ServiceDefinition>(definition: D, options: ClientOptions<D>): ServiceClient<D> {
+  const Constructor = makeGenericClientConstructor(definition, options.serviceName);
+  const client = new Constructor(options.address, credentials.createInsecure(), {
+    'grpc.service_config': JSON.stringify(retryConfig(definition, options)),
+    'grpc.enable_retries': 1,
+  });
+  const rpc = {} as Record<string, unknown>;
+  for (const [method, { responseStream }] of Object.entries(definition)) {
+    const call = responseStream ? streamingCall : unaryCall;
+    rpc[method] = (request: unknown, callOptions: CallOptions = {}) =>
+      call(client, method, request, callOptions.deadlineMs ?? options.deadlineMs, callOptions.caller);
+  }
+  return { rpc: rpc as PromiseClient<D>, close: () => client.close() };
+}
+
+function callerMetadata(caller?: Caller): Metadata {
+  const metadata = new Metadata();
+  if (caller) writeCaller(metadata, caller);
+  return metadata;
+}
+
+function methodOf(client: Client, method: string): Function {
+  return (client as unknown as Record<string, Function>)[method].bind(client);
+}
+
+function unaryCall(client: Client, method: string, request: unknown, deadlineMs: number, caller?: Caller) {
+  return new Promise((resolve, reject) =>
+    methodOf(client, method)(
+      request,
+      callerMetadata(caller),
+      { deadline: Date.now() + deadlineMs },
+      (error: ServiceError | null, response: unknown) => (error ? reject(fromServiceError(error)) : resolve(response)),
+    ),
+  );
+}
+
+/** A server stream as an async iterable; the deadline covers the whole stream. */
+async function* streamingCall(client: Client, method: string, request: unknown, deadlineMs: number, caller?: Caller) {
+  const stream: Readable = methodOf(client, method)(request, callerMetadata(caller), {
+    deadline: Date.now() + deadlineMs,
+  });
+  try {
+    for await (const item of stream) yield item;
+  } catch (error) {
+    throw fromServiceError(error as ServiceError);
+  }
+}
+
+/** grpc-js retries natively from the service config; only idempotent methods get a policy. */
+function retryConfig<D extends ServiceDefinition>(definition: D, options: ClientOptions<D>) {
+  const names = (options.idempotent ?? []).map((method) => ({
+    service: options.serviceName,
+    method: definition[method].path.split('/').pop(),
+  }));
+  if (names.length === 0) return { methodConfig: [] };
+  return {
+    methodConfig: [
+      {
+        name: names,
+        retryPolicy: {
+          maxAttempts: 3,
+          initialBackoff: '0.05s',
+          maxBackoff: '0.5s',
+          backoffMultiplier: 2,
+          retryableStatusCodes: ['UNAVAILABLE'],
+        },
+      },
+    ],
+  };
+}
+
+export type ServingStatus = 'SERVING' | 'NOT_SERVING' | 'UNKNOWN' | 'UNREACHABLE';
+
+/** Asks a server's standard health service; an unreachable server answers UNREACHABLE. */
+export class HealthProbe {
+  private readonly client: Client;
+
+  constructor(address: string) {
+    const Constructor = makeGenericClientConstructor(
+      healthService as unknown as ServiceDefinition,
+      'grpc.health.v1.Health',
+    );
+    this.client = new Constructor(address, credentials.createInsecure());
+  }
+
+  check(deadlineMs = 1_000, service = ''): Promise<ServingStatus> {
+    const call = (this.client as unknown as Record<string, Function>).Check.bind(this.client);
+    return new Promise((resolve) =>
+      call(
+        { service },
+        new Metadata(),
+        { deadline: Date.now() + deadlineMs },
+        (error: unknown, response: { status: string }) =>
+          resolve(error ? 'UNREACHABLE' : (response.status as ServingStatus)),
+      ),
+    );
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}

@@ -1,0 +1,5 @@
+export * from './metadata';
+export * from './status-codec';
+export * from './server';
+export * from './client';
+export * from './types';

@@ -1,0 +1,177 @@
+import {
+  Server,
+  ServerCredentials,
+  type Metadata,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import { ReflectionService } from '@grpc/reflection';
+import { loadSync } from '@grpc/proto-loader';
+import { protoRoot } from '@rde/proto';
+import type { Logger } from '../logger';
+import { RdeError } from '../errors';
+import { readCaller, type Caller } from './metadata';
+import { toServiceError } from './status-codec';
+import type { RequestOf, ResponseOf } from './types';
+
+export interface CallContext {
+  /** Present on calls that came through the gateway (or another service acting for a caller). */
+  readonly caller?: Caller;
+  readonly metadata: Metadata;
+}
+
+/**
+ * A service's handlers, written as plain functions over proto messages: async for unary RPCs,
+ * an async iterable for server-streaming ones.
+ */
+export type Handlers<D extends ServiceDefinition> = {
+  [K in keyof D]: D[K] extends { responseStream: true }
+    ? (request: RequestOf<D[K]>, context: CallContext) => AsyncIterable<ResponseOf<D[K]>>
+    : (request: RequestOf<D[K]>, context: CallContext) => Promise<ResponseOf<D[K]>>;
+};
+
+export interface HostedService<D extends ServiceDefinition = ServiceDefinition> {
+  /** The fully qualified name health checks use, e.g. `rde.auth.v1.AuthService`. */
+  readonly fullName: string;
+  readonly definition: D;
+  readonly handlers: Handlers<D>;
+  /** Its proto file relative to the contracts root, for reflection. */
+  readonly protoFile: string;
+}
+
+export interface GrpcServerOptions {
+  readonly name: string;
+  readonly host: string;
+  readonly port: number;
+  readonly logger: Logger;
+  readonly services: HostedService[];
+  /** How long to keep answering after draining starts, so balancers see NOT_SERVING first. */
+  readonly drainMs: number;
+}
+
+/**
+ * A gRPC server with the standard health service (NOT_SERVING until the service says its
+ * dependencies are up, and again once draining starts), reflection and graceful shutdown.
+ */
+export class GrpcServer {
+  private readonly server = new Server();
+  private readonly health: HealthImplementation;
+  private boundPort = 0;
+
+  constructor(private readonly options: GrpcServerOptions) {
+    this.health = new HealthImplementation(this.statusMap('NOT_SERVING'));
+    this.health.addToServer(this.server);
+    for (const service of options.services) {
+      // A contract with no RPCs yet still answers health and reflection; grpc-js refuses it as a service.
+      if (Object.keys(service.definition).length === 0) continue;
+      this.server.addService(service.definition, wrapHandlers(service, options.logger));
+    }
+    const contracts = loadSync(
+      options.services.map((s) => s.protoFile),
+      { includeDirs: [protoRoot] },
+    );
+    new ReflectionService(contracts).addToServer(this.server);
+  }
+
+  get address(): string {
+    return `${this.options.host}:${this.boundPort}`;
+  }
+
+  async listen(): Promise<string> {
+    this.boundPort = await new Promise<number>((resolve, reject) =>
+      this.server.bindAsync(
+        `${this.options.host}:${this.options.port}`,
+        ServerCredentials.createInsecure(),
+        (error, port) => (error ? reject(error) : resolve(port)),
+      ),
+    );
+    this.options.logger.info({ address: this.address }, 'gRPC server listening');
+    return this.address;
+  }
+
+  /** Declares the service ready (its store, bus and key-value answered) or not. */
+  setServing(serving: boolean): void {
+    const status = serving ? 'SERVING' : 'NOT_SERVING';
+    for (const [service] of Object.entries(this.statusMap(status))) this.health.setStatus(service, status);
+  }
+
+  async stop(): Promise<void> {
+    this.setServing(false);
+    await new Promise((resolve) => setTimeout(resolve, this.options.drainMs));
+    await new Promise<void>((resolve) => {
+      const force = setTimeout(() => {
+        this.server.forceShutdown();
+        resolve();
+      }, 5_000);
+      this.server.tryShutdown(() => {
+        clearTimeout(force);
+        resolve();
+      });
+    });
+  }
+
+  private statusMap(status: 'SERVING' | 'NOT_SERVING'): Record<string, typeof status> {
+    const map: Record<string, typeof status> = { '': status };
+    for (const service of this.options.services) map[service.fullName] = status;
+    return map;
+  }
+}
+
+function wrapHandlers(service: HostedService, logger: Logger): UntypedServiceImplementation {
+  const implementation: UntypedServiceImplementation = {};
+  const report = (method: string, error: unknown) => {
+    if (!(error instanceof RdeError) || error.httpStatus >= 500) {
+      logger.error({ err: error, method: `${service.fullName}/${method}` }, 'RPC failed');
+    }
+    return toServiceError(error);
+  };
+  for (const [method, handler] of Object.entries(service.handlers) as [string, Function][]) {
+    const streaming = service.definition[method].responseStream;
+    implementation[method] = streaming
+      ? (call: ServerWritableStream<unknown, unknown>) => {
+          // grpc-js ends a server stream with a status when the call emits 'error'.
+          void streamResponses(handler(call.request, contextOf(call)) as AsyncIterable<unknown>, call).catch((error) =>
+            call.emit('error', report(method, error)),
+          );
+        }
+      : (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+          (handler(call.request, contextOf(call)) as Promise<unknown>).then(
+            (response) => callback(null, response),
+            (error: unknown) => callback(report(method, error)),
+          );
+        };
+  }
+  return implementation;
+}
+
+function contextOf(call: { metadata: Metadata }): CallContext {
+  return { caller: readCaller(call.metadata), metadata: call.metadata };
+}
+
+/** Writes each item, waiting for the client to drain when the buffer is full (backpressure). */
+async function streamResponses(items: AsyncIterable<unknown>, call: ServerWritableStream<unknown, unknown>) {
+  for await (const item of items) {
+    if (call.cancelled) return;
+    if (!call.write(item)) await drainedOrGone(call);
+  }
+  call.end();
+}
+
+/** Waits for the client to take more, or for it to go away (so the source's cursor is released). */
+function drainedOrGone(call: ServerWritableStream<unknown, unknown>): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      call.off('drain', done);
+      call.off('cancelled', done);
+      call.off('close', done);
+      resolve();
+    };
+    call.once('drain', done);
+    call.once('cancelled', done);
+    call.once('close', done);
+  });
+}

@@ -1,0 +1,29 @@
+import type { Backends } from './backends';
+import type { Bus } from './ports/bus';
+
+/**
+ * Prefixes every database, topic, consumer group and key namespace, so several deployments (or
+ * test runs) can share one set of servers without seeing each other's data or messages.
+ */
+export function namespacedBackends(inner: Backends, prefix: string): Backends {
+  if (!prefix) return inner;
+  return {
+    clock: inner.clock,
+    documentStore: (database) => inner.documentStore(`${prefix}${database}`),
+    keyValue: (namespace) => inner.keyValue(`${prefix}${namespace}`),
+    bus: async (clientId) => prefixedBus(await inner.bus(clientId), prefix),
+    close: () => inner.close(),
+  };
+}
+
+function prefixedBus(bus: Bus, prefix: string): Bus {
+  return {
+    publish: (topic, messages) => bus.publish(`${prefix}${topic}`, messages),
+    subscribe: (options, handler) =>
+      bus.subscribe({ ...options, topic: `${prefix}${options.topic}`, group: `${prefix}${options.group}` }, (message) =>
+        handler({ ...message, topic: message.topic.slice(prefix.length) }),
+      ),
+    ping: () => bus.ping(),
+    close: () => bus.close(),
+  };
+}

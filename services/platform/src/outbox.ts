@@ -1,0 +1,164 @@
+import { systemClock, type Clock } from './clock';
+import type { Logger } from './logger';
+import type { Bus, BusMessage } from './ports/bus';
+import type { Collection, Document, Filter } from './ports/document-store';
+import { sleepUnlessAborted } from './adapters/abortable-sleep';
+
+/**
+ * The transactional outbox. A state document carries its unpublished events in `_outbox`, written
+ * by the same single-document update as the state change (FerretDB has no transactions, so there
+ * is no other way to make "state changed" and "event will be published" one fact). A relay
+ * publishes them and then removes exactly the published entries.
+ */
+export interface OutboxEvent {
+  /** Deterministic (run id + step, charge id…), given by the caller: consumers deduplicate on it. */
+  id: string;
+  topic: string;
+  /** The partition key: the workspace id. */
+  key: string;
+  /** base64 of the proto bytes: a string compares exactly on every backend when the relay removes it. */
+  value: string;
+  headers?: Record<string, string>;
+  createdAt: Date;
+}
+
+export interface NewOutboxEvent {
+  id: string;
+  topic: string;
+  key: string;
+  value: Uint8Array;
+  headers?: Record<string, string>;
+}
+
+/** A state document that may hold unpublished events. */
+export type WithOutbox<T extends Document = Document> = T & { _outbox?: OutboxEvent[] };
+
+/**
+ * The `$push` part of an update that appends `events` to the outbox, e.g.
+ * `updateOne({ _id, version }, { $set: { status }, $push: outboxPush([event]) })`.
+ */
+export function outboxPush(
+  events: NewOutboxEvent[],
+  clock: Clock = systemClock,
+): { _outbox: { $each: OutboxEvent[] } } {
+  const createdAt = new Date(clock.now());
+  return {
+    _outbox: {
+      $each: events.map(({ id, topic, key, value, headers }) => ({
+        id,
+        topic,
+        key,
+        value: Buffer.from(value).toString('base64'),
+        ...(headers && { headers }),
+        createdAt,
+      })),
+    },
+  };
+}
+
+export interface OutboxRelayOptions {
+  /** The service's collections whose documents carry an `_outbox`. */
+  collections: Collection[];
+  bus: Bus;
+  logger: Logger;
+  pollIntervalMs: number;
+  /** Documents read per collection per pass. */
+  batchSize?: number;
+}
+
+const PENDING: Filter = { '_outbox.0': { $exists: true } };
+
+/**
+ * Publishes outbox events at least once. A crash between publishing and removing republishes them
+ * on the next pass; consumers are idempotent on the event id.
+ */
+export class OutboxRelay {
+  private stopping?: AbortController;
+  private loop?: Promise<void>;
+
+  constructor(private readonly options: OutboxRelayOptions) {}
+
+  /** Polls in the background until stop(). */
+  start(): void {
+    if (this.loop) return;
+    const stopping = new AbortController();
+    this.stopping = stopping;
+    this.loop = this.poll(stopping.signal);
+  }
+
+  /** Stops polling and waits for a pass in progress. */
+  async stop(): Promise<void> {
+    this.stopping?.abort();
+    await this.loop;
+    this.loop = undefined;
+  }
+
+  /** One pass over every collection; returns how many events were published. */
+  async drainOnce(): Promise<number> {
+    return (await this.pass()).published;
+  }
+
+  /**
+   * Publishes one document's pending events now. A writer calls it right after its write, so events
+   * leave at once and the poll is only the safety net (a find by `_id` stays cheap where a scan of
+   * a large collection does not: FerretDB pushes down no other filter).
+   */
+  async relayDocument(collection: Collection, id: string): Promise<number> {
+    const doc = await collection.findOne({ _id: id, ...PENDING });
+    return doc ? this.relay(collection, doc as WithOutbox) : 0;
+  }
+
+  private async poll(signal: AbortSignal): Promise<void> {
+    do {
+      let delayMs = this.options.pollIntervalMs;
+      try {
+        if ((await this.pass()).batchFull) delayMs = 0; // more may be waiting: go again at once
+      } catch (error) {
+        this.options.logger.error({ err: error }, 'outbox relay pass failed; retrying');
+      }
+      if (!(await sleepUnlessAborted(delayMs, signal))) return;
+    } while (!signal.aborted);
+  }
+
+  private async pass(): Promise<{ published: number; batchFull: boolean }> {
+    const batchSize = this.options.batchSize ?? 100;
+    let published = 0;
+    let batchFull = false;
+    for (const collection of this.options.collections) {
+      const pending = await collection.find(PENDING, { limit: batchSize });
+      batchFull ||= pending.length === batchSize;
+      for (const doc of pending) published += await this.relay(collection, doc as WithOutbox);
+    }
+    return { published, batchFull };
+  }
+
+  private async relay(collection: Collection, doc: WithOutbox): Promise<number> {
+    const events = doc._outbox ?? [];
+    for (const run of runsByTopic(events)) {
+      await this.options.bus.publish(run.topic, run.events.map(toBusMessage));
+    }
+    // $pullAll with the entries exactly as read: FerretDB 1.x takes no condition inside $pull, and
+    // entries pushed meanwhile are not equal to any of these, so they stay for the next pass.
+    await collection.updateOne({ _id: doc._id }, { $pullAll: { _outbox: events } });
+    return events.length;
+  }
+}
+
+/** Consecutive events of one topic, in outbox order: one publish call each, order kept. */
+function runsByTopic(events: OutboxEvent[]): Array<{ topic: string; events: OutboxEvent[] }> {
+  const runs: Array<{ topic: string; events: OutboxEvent[] }> = [];
+  for (const event of events) {
+    const last = runs.at(-1);
+    if (last?.topic === event.topic) last.events.push(event);
+    else runs.push({ topic: event.topic, events: [event] });
+  }
+  return runs;
+}
+
+function toBusMessage(event: OutboxEvent): BusMessage {
+  return {
+    key: event.key,
+    value: Buffer.from(event.value, 'base64'),
+    ...(event.headers && { headers: event.headers }),
+  };
+}

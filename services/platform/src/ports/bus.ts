@@ -1,0 +1,40 @@
+/**
+ * The bus port: at-least-once topic delivery with consumer groups. Kafka (kafkajs) in production,
+ * an in-process log otherwise. Handlers must be idempotent: a message is redelivered whenever a
+ * consumer stops between processing and committing.
+ */
+export interface BusMessage {
+  /** The partition key: the workspace id, so one workspace's events stay ordered. */
+  key: string;
+  value: Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface DeliveredMessage extends BusMessage {
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
+export type MessageHandler = (message: DeliveredMessage) => Promise<void>;
+
+export interface Subscription {
+  /** Stops consuming; offsets of fully handled messages are committed. */
+  stop(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /** The consumer group, named after the consuming service (e.g. `billing`). */
+  group: string;
+  topic: string;
+  /** Start from the earliest retained offset when the group has none (default true). */
+  fromBeginning?: boolean;
+}
+
+export interface Bus {
+  publish(topic: string, messages: BusMessage[]): Promise<void>;
+  /** The offset of a message is committed only after `handler` resolves. */
+  subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

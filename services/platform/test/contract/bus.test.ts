@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import { KafkaBus } from '../../src/adapters/kafka/bus';
+import { InMemoryBus, InMemoryBusLog } from '../../src/adapters/memory/bus';
+import { describeBusContract } from './bus.contract';
+import { HANDLED } from './children/signals';
+import { killHard, spawnUntilLine } from './support/child';
+import { describeWithEnv, testLogger } from './support/real-backends';
+
+jest.setTimeout(60_000);
+
+const quickRetries = { initialMs: 50, maxMs: 500 };
+
+describeBusContract('in-memory', async () => {
+  const log = new InMemoryBusLog();
+  const bus = new InMemoryBus(log, { logger: testLogger, backoff: quickRetries });
+  return {
+    bus,
+    async dieAfterHandling(topic, group, effects) {
+      // Another module's bus over the same log: its handler fails after the effect, and it is stopped
+      // while waiting to retry, so the message stays uncommitted.
+      const doomed = new InMemoryBus(log, { logger: testLogger, backoff: { initialMs: 60_000, maxMs: 60_000 } });
+      let handled = () => undefined as void;
+      const done = new Promise<void>((resolve) => (handled = resolve));
+      await doomed.subscribe({ topic, group }, async (message) => {
+        await effects.deliver(message.value.toString());
+        handled();
+        throw new Error('dies before the commit');
+      });
+      await done;
+      await doomed.close();
+    },
+    close: () => bus.close(),
+  };
+});
+
+describeWithEnv('Kafka', ['RDE_KAFKA_BROKERS'], ({ RDE_KAFKA_BROKERS }) => {
+  describeBusContract(RDE_KAFKA_BROKERS, async () => {
+    const brokers = RDE_KAFKA_BROKERS.split(',');
+    const bus = new KafkaBus({
+      brokers,
+      clientId: 'contract',
+      logger: testLogger,
+      sessionTimeoutMs: 6_000,
+      backoff: quickRetries,
+    });
+    return {
+      bus,
+      async dieAfterHandling(topic, group, effects) {
+        const script = join(__dirname, 'children', 'die-after-handling.ts');
+        const child = await spawnUntilLine(script, [RDE_KAFKA_BROKERS, topic, group, effects.dir], HANDLED);
+        await killHard(child);
+      },
+      close: () => bus.close(),
+    };
+  });
+});
