@@ -1,0 +1,31 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import { registerErrorHandling } from './errors';
+import { registerValidation } from './validation';
+import type { GatewayDependencies } from './dependencies';
+import { registerAuthentication } from './plugins/authentication';
+import { ROUTE_MODULES } from './routes';
+
+const PROBES = new Set(['/health', '/healthz', '/ready']);
+
+/** The gateway's HTTP app, without listening: tests inject requests into it. */
+export async function buildGateway(deps: GatewayDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    // Access logs for every request but the probes, which would drown them.
+    logController: new LogController({ disableRequestLogging: (request) => PROBES.has(request.url) }),
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'RDE — recruiting data engine', version: '0.1.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  registerValidation(app);
+  registerErrorHandling(app);
+  registerAuthentication(app, { clients: deps.clients, clock: deps.clock, cacheMs: deps.config.RDE_BEARER_CACHE_MS });
+  for (const routes of ROUTE_MODULES) await routes(app, deps);
+  return app;
+}

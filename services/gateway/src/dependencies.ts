@@ -1,0 +1,14 @@
+import type { Clock, Logger } from '@rde/platform';
+import type { Clients } from './clients';
+import type { GatewayConfig } from './config';
+import type { DownstreamHealth } from './downstreams';
+
+/** What every route module is given. */
+export interface GatewayDependencies {
+  readonly config: GatewayConfig;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly clients: Clients;
+  readonly downstreams: DownstreamHealth;
+  readonly isDraining: () => boolean;
+}

@@ -1,0 +1,44 @@
+import type { ModuleContext, RunningModule, ServiceModule } from '@rde/platform';
+import { buildGateway } from './app';
+import { gatewayConfig } from './config';
+import { DOWNSTREAMS, DownstreamHealth } from './downstreams';
+import { createClients } from './clients';
+
+export { buildGateway } from './app';
+
+/**
+ * The gateway module: the public HTTP interface on `PORT`. On stop it drains first: `/ready`
+ * answers 503 for RDE_DRAIN_MS while requests in flight finish, then the server closes.
+ */
+export const gatewayModule: ServiceModule = {
+  name: 'gateway',
+  dependencies: DOWNSTREAMS,
+  async start(ctx: ModuleContext): Promise<RunningModule> {
+    const config = gatewayConfig(ctx.env);
+    const logger = ctx.logger.child({ module: 'gateway' });
+    const downstreams = new DownstreamHealth(ctx.addresses);
+    const clients = createClients(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
+    let draining = false;
+    const app = await buildGateway({
+      config,
+      logger,
+      clock: ctx.backends.clock,
+      clients,
+      downstreams,
+      isDraining: () => draining,
+    });
+    await app.listen({ port: config.PORT, host: config.RDE_HTTP_HOST });
+    const { port } = app.server.address() as { port: number };
+    logger.info({ port }, 'gateway listening');
+    return {
+      address: `http://127.0.0.1:${port}`,
+      async stop() {
+        draining = true;
+        await new Promise((resolve) => setTimeout(resolve, config.RDE_DRAIN_MS));
+        await app.close();
+        downstreams.close();
+        clients.close();
+      },
+    };
+  },
+};

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { GatewayDependencies } from '../dependencies';
+import { billingRoutes } from './billing';
+import { datasetRoutes } from './datasets';
+import { healthRoutes } from './health';
+import { keyRoutes } from './keys';
+import { metaRoutes } from './meta';
+import { toolsRoutes } from './tools';
+
+/** Route modules, grouped as the spec groups them; each declares its schemas beside its handlers. */
+export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) => Promise<void>)[] = [
+  healthRoutes,
+  metaRoutes,
+  keyRoutes,
+  toolsRoutes,
+  billingRoutes,
+  datasetRoutes,
+];

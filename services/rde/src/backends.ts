@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { createBackends, loadConfig, namespacedBackends, systemClock, type Backends, type Logger } from '@rde/platform';
+
+/**
+ * The production adapters (MongoDB, Kafka, Redis) when their addresses are configured, the
+ * embedded ones otherwise. Half a configuration is an error, never a silent fallback.
+ */
+export async function backendsFromEnv(variables: NodeJS.ProcessEnv, logger: Logger): Promise<Backends> {
+  const config = loadConfig(
+    {
+      RDE_MONGO_URL: z.string().startsWith('mongodb').optional(),
+      RDE_KAFKA_BROKERS: z.string().optional(),
+      RDE_REDIS_URL: z.string().startsWith('redis').optional(),
+      RDE_NAMESPACE: z
+        .string()
+        .regex(/^[a-z0-9_]*$/, 'lowercase letters, digits and _ only')
+        .default(''),
+    },
+    variables,
+  );
+  return namespacedBackends(await adaptersFor(config, logger), config.RDE_NAMESPACE);
+}
+
+async function adaptersFor(
+  config: { RDE_MONGO_URL?: string; RDE_KAFKA_BROKERS?: string; RDE_REDIS_URL?: string },
+  logger: Logger,
+): Promise<Backends> {
+  const { RDE_MONGO_URL: mongoUrl, RDE_KAFKA_BROKERS: brokers, RDE_REDIS_URL: redisUrl } = config;
+  if (!mongoUrl && !brokers && !redisUrl) {
+    logger.info('embedded adapters: in-memory store, in-process bus, in-memory key-value');
+    return createBackends({ kind: 'memory', clock: systemClock });
+  }
+  if (!mongoUrl || !brokers || !redisUrl) {
+    const missing = Object.entries(config)
+      .filter(([name, value]) => name !== 'RDE_NAMESPACE' && !value)
+      .map(([name]) => name);
+    throw new Error(
+      `production adapters need RDE_MONGO_URL, RDE_KAFKA_BROKERS and RDE_REDIS_URL; missing: ${missing.join(', ')}`,
+    );
+  }
+  logger.info({ brokers }, 'production adapters: MongoDB, Kafka, Redis');
+  return createBackends({
+    kind: 'production',
+    clock: systemClock,
+    mongoUrl,
+    kafkaBrokers: brokers.split(',').map((b) => b.trim()),
+    redisUrl,
+  });
+}

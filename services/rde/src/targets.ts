@@ -1,0 +1,29 @@
+import type { ServiceModule } from '@rde/platform';
+
+export class TargetError extends Error {}
+
+/**
+ * Resolves `--target` into the modules to run, ordered so each starts after the modules it
+ * depends on that run in the same process (the others are reached over the network).
+ */
+export function resolveTargets(target: string, modules: readonly ServiceModule[]): ServiceModule[] {
+  const byName = new Map(modules.map((m) => [m.name, m]));
+  const names = target === 'all' ? [...byName.keys()] : target.split(',').map((n) => n.trim());
+  const unknown = names.filter((n) => !byName.has(n));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new TargetError(
+      `unknown target ${unknown.join(', ') || '(empty)'}; choose all or any of: ${[...byName.keys()].join(', ')}`,
+    );
+  }
+  const chosen = new Set(names);
+  const ordered: ServiceModule[] = [];
+  const visit = (name: string, path: string[]) => {
+    if (ordered.some((m) => m.name === name)) return;
+    if (path.includes(name)) throw new TargetError(`dependency cycle: ${[...path, name].join(' → ')}`);
+    const module = byName.get(name)!;
+    for (const dependency of module.dependencies) if (chosen.has(dependency)) visit(dependency, [...path, name]);
+    ordered.push(module);
+  };
+  for (const name of names) visit(name, []);
+  return ordered;
+}

@@ -1,0 +1,30 @@
+import type { ServiceModule } from '@rde/platform';
+import { resolveTargets, TargetError } from '../src/targets';
+
+const moduleNamed = (name: string, dependencies: string[] = []): ServiceModule => ({
+  name,
+  dependencies,
+  start: async () => ({ address: name, stop: async () => undefined }),
+});
+
+const modules = [moduleNamed('gateway', ['auth', 'billing']), moduleNamed('auth'), moduleNamed('billing', ['auth'])];
+
+describe('resolveTargets', () => {
+  test('all runs every module, each after the modules it depends on', () => {
+    expect(resolveTargets('all', modules).map((m) => m.name)).toEqual(['auth', 'billing', 'gateway']);
+  });
+
+  test('a list runs only those; dependencies outside the list are reached over the network', () => {
+    expect(resolveTargets('gateway,billing', modules).map((m) => m.name)).toEqual(['billing', 'gateway']);
+    expect(resolveTargets('gateway', modules).map((m) => m.name)).toEqual(['gateway']);
+  });
+
+  test('an unknown target is refused with the choices', () => {
+    expect(() => resolveTargets('auth,nope', modules)).toThrow(TargetError);
+    expect(() => resolveTargets('nope', modules)).toThrow(/choose all or any of: gateway, auth, billing/);
+  });
+
+  test('a dependency cycle is refused', () => {
+    expect(() => resolveTargets('all', [moduleNamed('a', ['b']), moduleNamed('b', ['a'])])).toThrow(/cycle/);
+  });
+});
