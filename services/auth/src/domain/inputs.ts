@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { errors } from '@rde/platform';
+import { KEY_PREFIX, WELL_FORMED_KEY } from './api-key';
+import { ROLES } from './roles';
+
+/** A display name: what the key routes' JSON schema accepts too, so both layers agree. */
+const displayName = z.string().max(100).regex(/\S/, 'must contain a non-space character');
+
+/** Proto strings are '' when unset; an optional field treats '' as absent. */
+const optional = <T extends z.ZodTypeAny>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+export const email = z.string().trim().toLowerCase().email('must be an email address').max(254);
+
+export const wellFormedKey = z
+  .string()
+  .regex(WELL_FORMED_KEY, `must be ${KEY_PREFIX} followed by 24 to 128 letters, digits, - or _`);
+
+export const createKeyInput = z.object({ name: displayName });
+
+export const createWorkspaceInput = z.object({
+  ownerEmail: email,
+  name: optional(displayName),
+  keyPlaintext: optional(wellFormedKey),
+});
+
+export const addMemberInput = z.object({
+  workspaceId: z.string().min(1),
+  email,
+  role: optional(z.enum(ROLES)).transform((role) => role ?? 'member'),
+});
+
+/** Parses a request, or refuses it with the spec's 422 `detail` list before anything changes. */
+export function parseInput<T extends z.ZodTypeAny>(schema: T, input: unknown): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw errors.validation(
+    result.error.issues.map((issue) => ({ loc: ['body', ...issue.path], msg: issue.message, type: issue.code })),
+  );
+}

@@ -1,0 +1,65 @@
+import { errors, type Caller, type Handlers } from '@rde/platform';
+import type { auth } from '@rde/proto';
+import { addMemberInput, createKeyInput, createWorkspaceInput, parseInput } from '../domain/inputs';
+import type { AccountService } from '../service/accounts';
+import type { KeyService } from '../service/keys';
+import { toApiKey, toUser, toWorkspace } from './messages';
+
+/** Proto ⇄ service translation only; the rules live in the services. */
+export function authHandlers(accounts: AccountService, keys: KeyService): Handlers<typeof auth.AuthServiceService> {
+  return {
+    async resolveBearer(request) {
+      return { caller: await keys.resolveBearer(request.token, request.workspaceId) };
+    },
+
+    async createWorkspace(request) {
+      const created = await accounts.createWorkspace(parseInput(createWorkspaceInput, request));
+      return {
+        workspace: toWorkspace(created.workspace),
+        owner: toUser(created.owner),
+        key: toApiKey(created.key.key),
+        keyPlaintext: created.key.plaintext,
+      };
+    },
+
+    async addMember(request) {
+      const added = await accounts.addMember(parseInput(addMemberInput, request));
+      return {
+        user: toUser(added.user),
+        role: added.role,
+        key: toApiKey(added.key.key),
+        keyPlaintext: added.key.plaintext,
+      };
+    },
+
+    async getWorkspace(_request, { caller }) {
+      const view = await accounts.view(required(caller));
+      return {
+        workspace: toWorkspace(view.workspace),
+        user: toUser(view.user),
+        role: view.role,
+        seatsUsed: view.seatsUsed,
+      };
+    },
+
+    async createKey(request, { caller }) {
+      const { name } = parseInput(createKeyInput, request);
+      const minted = await keys.create(required(caller), name);
+      return { key: toApiKey(minted.key), keyPlaintext: minted.plaintext };
+    },
+
+    async listKeys(_request, { caller }) {
+      return { keys: (await keys.list(required(caller))).map(toApiKey) };
+    },
+
+    async revokeKey(request, { caller }) {
+      return { key: toApiKey(await keys.revoke(required(caller), request.keyId)) };
+    },
+  };
+}
+
+/** Caller-scoped RPCs act only for a caller the gateway resolved. */
+function required(caller: Caller | undefined): Caller {
+  if (!caller?.workspaceId || !caller.userId) throw errors.unauthenticated();
+  return caller;
+}

@@ -1,0 +1,46 @@
+import type { Collection, DocumentStore } from '@rde/platform';
+import type { Role } from '../domain/roles';
+import { newId } from '../domain/ids';
+import { insertUnlessExists } from './insert';
+
+export type MembershipDocument = {
+  _id: string;
+  workspace_id: string;
+  user_id: string;
+  role: Role;
+  created_at_ms: number;
+};
+
+/** Who belongs to which workspace, with which role: at most one membership per (workspace, user). */
+export class Memberships {
+  private constructor(private readonly collection: Collection<MembershipDocument>) {}
+
+  static async open(store: DocumentStore): Promise<Memberships> {
+    const collection = store.collection<MembershipDocument>('memberships');
+    await collection.createIndex({
+      keys: { workspace_id: 1, user_id: 1 },
+      unique: true,
+      name: 'workspace_user_unique',
+    });
+    return new Memberships(collection);
+  }
+
+  /** Adds a user to a workspace; false when they already belong to it. */
+  add(workspaceId: string, userId: string, role: Role, now: number): Promise<boolean> {
+    return insertUnlessExists(this.collection, {
+      _id: newId('mem'),
+      workspace_id: workspaceId,
+      user_id: userId,
+      role,
+      created_at_ms: now,
+    });
+  }
+
+  of(workspaceId: string, userId: string): Promise<MembershipDocument | null> {
+    return this.collection.findOne({ workspace_id: workspaceId, user_id: userId });
+  }
+
+  count(workspaceId: string): Promise<number> {
+    return this.collection.countDocuments({ workspace_id: workspaceId });
+  }
+}
