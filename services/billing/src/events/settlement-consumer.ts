@@ -1,0 +1,109 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Bus, DeliveredMessage, Logger, Subscription } from '@rde/platform';
+import { billingEvents } from '@rde/proto';
+import type { CreditBook } from '../credit-book';
+import { isMillicredits } from '../domain/credits';
+import { isHoldId } from '../domain/holds';
+import type { Charge, Settlement } from '../domain/ledger';
+
+export const SETTLEMENTS_TOPIC = 'billing.settlements';
+export const CONSUMER_GROUP = 'billing';
+
+export interface SettlementConsumerOptions {
+  /** Fault injection: wait this long after applying, before the offset is committed. */
+  pauseAfterApplyMs: number;
+}
+
+/**
+ * Applies each settlement through the credit book and resolves only then, so the bus commits the
+ * offset after the work is done; a crash before that replays the message, which is then a no-op.
+ */
+export class SettlementConsumer {
+  private subscription?: Subscription;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly book: CreditBook,
+    private readonly logger: Logger,
+    private readonly options: SettlementConsumerOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    this.subscription = await this.bus.subscribe({ group: CONSUMER_GROUP, topic: SETTLEMENTS_TOPIC }, (message) =>
+      this.handle(message),
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.stop();
+  }
+
+  private async handle(message: DeliveredMessage): Promise<void> {
+    const settlement = this.decode(message);
+    // A message that can never be applied is logged and skipped: retrying it would stall the partition.
+    if (!settlement) return;
+    await this.book.applySettlement(settlement);
+    if (this.options.pauseAfterApplyMs > 0) {
+      this.logger.warn(
+        {
+          settlement: settlement.id,
+          runId: settlement.runId,
+          offset: message.offset,
+          pauseMs: this.options.pauseAfterApplyMs,
+        },
+        'fault injection: settlement applied, pausing before the offset is committed',
+      );
+      await sleep(this.options.pauseAfterApplyMs);
+    }
+  }
+
+  private decode(message: DeliveredMessage): Settlement | undefined {
+    let decoded: billingEvents.Settlement;
+    try {
+      decoded = billingEvents.Settlement.decode(message.value);
+    } catch (error) {
+      this.logger.error(
+        { err: error, offset: message.offset, partition: message.partition },
+        'undecodable settlement skipped',
+      );
+      return undefined;
+    }
+    const context = { settlement: decoded.settlementId, workspaceId: decoded.workspaceId };
+    if (!decoded.workspaceId) {
+      this.logger.error(context, 'settlement without a workspace skipped');
+      return undefined;
+    }
+    let holdId = decoded.holdId;
+    if (holdId && !isHoldId(holdId)) {
+      this.logger.error(
+        { ...context, holdId },
+        'settlement names a malformed hold id; its charges apply without a hold',
+      );
+      holdId = '';
+    }
+    const charges: Charge[] = [];
+    for (const charge of decoded.charges) {
+      const amount = charge.amount?.millicredits ?? 0;
+      if (!charge.chargeId || !isMillicredits(amount)) {
+        this.logger.error({ ...context, chargeId: charge.chargeId, amount }, 'malformed charge skipped');
+      } else if (amount > 0) {
+        // A zero charge (a miss, a skip) bills nothing and writes nothing.
+        charges.push({
+          id: charge.chargeId,
+          amount,
+          description: charge.description,
+          userId: charge.userId,
+          sessionId: charge.sessionId,
+        });
+      }
+    }
+    return {
+      id: decoded.settlementId,
+      workspaceId: decoded.workspaceId,
+      holdId,
+      runId: decoded.runId,
+      charges,
+      final: decoded.final,
+    };
+  }
+}

@@ -1,0 +1,126 @@
+import { errors, type CallContext, type Handlers } from '@rde/platform';
+import { billing, type common } from '@rde/proto';
+import type { CreditBook } from '../credit-book';
+import { isMillicredits } from '../domain/credits';
+import { isHoldId } from '../domain/holds';
+import type { LedgerEntry } from '../domain/ledger';
+import { PLAN_CATALOG, freePlanState } from '../domain/plans';
+import type { AccountDocument } from '../store/accounts';
+import type { LedgerStore } from '../store/ledger';
+
+const RECENT_DEFAULT = 10;
+const RECENT_MAX = 100;
+const PAGE_DEFAULT = 100;
+const PAGE_MAX = 1_000;
+const HOLD_TTL_MAX_MS = 24 * 60 * 60_000;
+
+export interface BillingHandlerDependencies {
+  book: CreditBook;
+  ledger: LedgerStore;
+  defaultHoldTtlMs: number;
+}
+
+/** Proto ⇄ domain only: the rules live in the credit book and the domain. */
+export function billingHandlers(deps: BillingHandlerDependencies): Handlers<typeof billing.BillingServiceService> {
+  const { book, ledger } = deps;
+  return {
+    async listPlans() {
+      return { catalogJson: json(PLAN_CATALOG) };
+    },
+
+    async getPlanState(_request, context) {
+      await book.account(workspaceOf(context));
+      return { planStateJson: json(freePlanState()) };
+    },
+
+    async getBalance(request, context) {
+      const workspaceId = workspaceOf(context);
+      const recent = limitOf(request.recent, RECENT_DEFAULT, RECENT_MAX, 'recent');
+      const account = await book.account(workspaceId);
+      const entries = await ledger.recent(workspaceId, recent);
+      return {
+        account: toAccount(account),
+        recentEntries: entries.map(toLedgerEntry),
+        planStateJson: json(freePlanState()),
+      };
+    },
+
+    async listLedger(request, context) {
+      const workspaceId = workspaceOf(context);
+      const offset = request.page?.offset ?? 0;
+      if (offset < 0) throw errors.badRequest({ detail: 'page.offset must be 0 or more' });
+      const limit = limitOf(request.page?.limit ?? 0, PAGE_DEFAULT, PAGE_MAX, 'page.limit');
+      await book.account(workspaceId);
+      const [entries, total] = await Promise.all([ledger.page(workspaceId, offset, limit), ledger.count(workspaceId)]);
+      return { entries: entries.map(toLedgerEntry), page: { offset, limit, total } };
+    },
+
+    async reserve(request, context) {
+      const workspaceId = workspaceOf(context);
+      const amount = request.amount?.millicredits ?? 0;
+      if (!isHoldId(request.holdId)) {
+        throw errors.badRequest({ detail: 'hold_id must be 1 to 128 letters, digits, _ or -' });
+      }
+      if (!isMillicredits(amount) || amount === 0) {
+        throw errors.badRequest({ detail: 'amount must be a whole number of millicredits above 0' });
+      }
+      if (request.ttlMs < 0 || request.ttlMs > HOLD_TTL_MAX_MS) {
+        throw errors.badRequest({ detail: `ttl_ms must be between 0 (the default) and ${HOLD_TTL_MAX_MS}` });
+      }
+      const account = await book.reserve(workspaceId, {
+        id: request.holdId,
+        amount,
+        ttlMs: request.ttlMs || deps.defaultHoldTtlMs,
+        runId: request.runId,
+        description: request.description,
+      });
+      return { holdId: request.holdId, account: toAccount(account) };
+    },
+  };
+}
+
+/** Billing reads and changes only the caller's own workspace. */
+function workspaceOf(context: CallContext): string {
+  const workspaceId = context.caller?.workspaceId;
+  if (!workspaceId) throw errors.unauthenticated();
+  return workspaceId;
+}
+
+/** 0 means the default; anything else must lie in 1..max. */
+function limitOf(requested: number, fallback: number, max: number, name: string): number {
+  if (requested === 0) return fallback;
+  if (requested < 0 || requested > max) throw errors.badRequest({ detail: `${name} must be between 1 and ${max}` });
+  return requested;
+}
+
+function json(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value));
+}
+
+const credits = (millicredits: number): common.Credits => ({ millicredits });
+
+function toAccount(account: AccountDocument): billing.Account {
+  return {
+    workspaceId: account._id,
+    balance: credits(account.balance),
+    reserved: credits(account.reserved),
+    available: credits(account.available),
+    openHolds: account.open_holds,
+  };
+}
+
+function toLedgerEntry(entry: LedgerEntry): billing.LedgerEntry {
+  return {
+    id: entry._id,
+    workspaceId: entry.workspace_id,
+    kind: entry.kind,
+    amount: credits(entry.amount),
+    description: entry.description,
+    runId: entry.run_id,
+    holdId: entry.hold_id,
+    userId: entry.user_id,
+    sessionId: entry.session_id,
+    createdAtMs: entry.created_at,
+    ...(entry.balance_after !== undefined && { balanceAfter: credits(entry.balance_after) }),
+  };
+}

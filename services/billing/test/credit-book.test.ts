@@ -1,0 +1,78 @@
+import { InMemoryDocumentStore, ManualClock, type Collection } from '@rde/platform';
+import { CreditBook } from '../src/credit-book';
+import { chargeEntry, type LedgerEntry, type Settlement } from '../src/domain/ledger';
+import { AccountStore, type AccountDocument } from '../src/store/accounts';
+import { LedgerStore } from '../src/store/ledger';
+import { testLogger } from './support';
+
+/**
+ * Crashes between the steps of a settlement, replayed: each step must be a no-op the second time.
+ * The steps are driven one by one on the stores, as a consumer killed halfway would leave them.
+ */
+describe('credit book crash windows', () => {
+  const workspaceId = 'ws_crash';
+  const charge = { id: 'run_crash:0:0', amount: 4_000, description: 'hit', userId: 'usr_1', sessionId: '' };
+  const settlement: Settlement = {
+    id: 's1',
+    workspaceId,
+    holdId: 'run_crash',
+    runId: 'run_crash',
+    charges: [charge],
+    final: true,
+  };
+  let clock: ManualClock;
+  let accounts: AccountStore;
+  let ledger: LedgerStore;
+  let book: CreditBook;
+  let ledgerCollection: Collection<LedgerEntry>;
+
+  beforeEach(async () => {
+    const store = new InMemoryDocumentStore();
+    clock = new ManualClock();
+    ledgerCollection = store.collection<LedgerEntry>('ledger');
+    accounts = new AccountStore(store.collection<AccountDocument>('accounts'));
+    ledger = new LedgerStore(ledgerCollection);
+    book = new CreditBook(accounts, ledger, clock, testLogger);
+    await book.reserve(workspaceId, {
+      id: 'run_crash',
+      amount: 10_000,
+      ttlMs: 60_000,
+      runId: 'run_crash',
+      description: '',
+    });
+  });
+
+  async function money() {
+    const { balance, reserved, available, open_holds } = (await accounts.find(workspaceId))!;
+    return { balance, reserved, available, open_holds };
+  }
+
+  test('drawn on the hold but not yet on the ledger, then the hold expired and was reaped: the replay bills nothing more', async () => {
+    await ledger.insertOnce(chargeEntry(settlement, charge, clock.now()));
+    expect(await accounts.drawOnHold((await accounts.find(workspaceId))!, 'run_crash', charge.id, charge.amount)).toBe(
+      true,
+    );
+    // killed here: the ledger entry has no balance_after yet
+    clock.advance(61_000);
+    expect(await book.releaseExpiredHolds()).toBe(1);
+
+    await book.applySettlement(settlement);
+    expect(await money()).toEqual({ balance: 96_000, reserved: 0, available: 96_000, open_holds: 0 });
+    expect(await ledgerCollection.countDocuments({ workspace_id: workspaceId })).toBe(2);
+    expect(await ledger.balanceAfter(charge.id)).toBe(96_000);
+  });
+
+  test('applied and recorded but the hold not released: the replay only releases it', async () => {
+    await book.applySettlement({ ...settlement, final: false });
+    await book.applySettlement(settlement);
+    await book.applySettlement(settlement);
+    expect(await money()).toEqual({ balance: 96_000, reserved: 0, available: 96_000, open_holds: 0 });
+    expect(await ledgerCollection.countDocuments({ workspace_id: workspaceId })).toBe(2);
+  });
+
+  test('a charge id another workspace already used is not applied here', async () => {
+    await book.applySettlement({ ...settlement, workspaceId: 'ws_first' });
+    await book.applySettlement(settlement);
+    expect(await money()).toEqual({ balance: 100_000, reserved: 0, available: 100_000, open_holds: 0 });
+  });
+});

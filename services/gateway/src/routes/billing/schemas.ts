@@ -1,0 +1,88 @@
+/** JSON schemas of the billing routes: validation, response serialization and the OpenAPI document. */
+
+const nullableNumber = { type: ['number', 'null'] } as const;
+const nullableString = { type: ['string', 'null'] } as const;
+
+/** An object whose properties are all always present (null where the spec allows it). */
+function allRequired<P extends Record<string, object>>(properties: P) {
+  return { type: 'object', properties, required: Object.keys(properties) } as const;
+}
+
+/** Routes that take no parameters refuse unknown ones (422), like every route that declares its inputs. */
+export const noQuery = { type: 'object', properties: {}, additionalProperties: false } as const;
+
+export const planSchema = allRequired({
+  id: { type: 'string' },
+  name: { type: 'string' },
+  order: { type: 'integer' },
+  self_serve: { type: 'boolean' },
+  monthly_usd: nullableNumber,
+  monthly_amount_cents: { type: ['integer', 'null'] },
+  annual_amount_cents: { type: ['integer', 'null'] },
+  annual_monthly_usd: nullableNumber,
+  annual_total_usd: nullableNumber,
+  monthly_credits: nullableNumber,
+  seat_limit: { type: ['integer', 'null'], description: 'null = unlimited members' },
+  rollover_cap_multiplier: nullableNumber,
+  features: { type: 'array', items: { type: 'string' } },
+});
+
+export const planCatalogSchema = allRequired({
+  plans: { type: 'array', items: planSchema },
+  annual_discount: { type: 'number', description: 'fraction off twelve monthly payments' },
+  downgrade_grace_months: { type: 'integer' },
+  topup_tiers: {
+    type: 'array',
+    items: allRequired({ credits: { type: 'number' }, amount_cents: { type: 'integer' }, usd: { type: 'number' } }),
+  },
+  topup_requires_plan: { type: 'boolean' },
+});
+
+/** The spec's plan state, as /api/v2/me and /billing/balance show it at their top level. */
+const planStateProperties = {
+  plan: planSchema,
+  subscription: { type: 'null', description: 'null on Free' },
+  can_buy_credits: { type: 'boolean' },
+  beta: { type: 'boolean' },
+  seats: allRequired({
+    used: { type: 'integer' },
+    limit: { type: ['integer', 'null'], description: 'null = unlimited' },
+  }),
+} as const;
+
+export const meSchema = allRequired({
+  workspace: allRequired({
+    id: { type: 'string' },
+    name: { type: 'string' },
+    owner_user_id: { type: 'string' },
+    created_at: { type: 'string', format: 'date-time' },
+  }),
+  user: allRequired({ id: { type: 'string' }, email: { type: 'string' } }),
+  role: { type: 'string', enum: ['owner', 'member'] },
+  ...planStateProperties,
+});
+
+export const ledgerEntrySchema = allRequired({
+  id: { type: 'string' },
+  created_at: { type: 'string', format: 'date-time' },
+  kind: { type: 'string', enum: ['grant', 'charge', 'topup', 'correction'] },
+  amount: { type: 'number', description: 'credits; negative for charges' },
+  balance_after: { ...nullableNumber, description: 'null while the entry is being applied' },
+  description: { type: 'string' },
+  run_id: nullableString,
+  user_id: nullableString,
+  session_id: nullableString,
+});
+
+export const balanceSchema = allRequired({
+  balance: { type: 'number', description: 'credits owned, settled charges deducted' },
+  reserved: { type: 'number', description: 'credits held for in-flight work' },
+  available: { type: 'number', description: 'balance − reserved' },
+  recent_ledger: { type: 'array', items: ledgerEntrySchema, description: 'newest first' },
+  ...planStateProperties,
+  _meta: allRequired({
+    balance: { type: 'number', description: 'balance − reserved while work is in flight' },
+    reserved: { type: 'number' },
+    settled: { type: 'boolean', description: 'false while any hold is open' },
+  }),
+});
