@@ -1,0 +1,109 @@
+import { errors, type Clock } from '@rde/platform';
+import {
+  checkDatasetId,
+  checkSessionId,
+  datasetName,
+  DATASET_PAGE,
+  ENRICH_STATUS_NONE,
+  newDatasetId,
+  pageOf,
+  ROW_PAGE,
+  type DatasetRecord,
+  type Page,
+} from './domain/dataset';
+import { csvChunks } from './domain/csv';
+import { columnsOf, SAMPLE_SIZE, type Row } from './domain/rows';
+import type { DatasetRepository } from './store/datasets';
+import type { RowRepository } from './store/rows';
+
+/** Who creates a dataset and what they send. */
+export interface NewDataset {
+  workspaceId: string;
+  createdBy: string;
+  /** Empty: a fresh random id. Given: idempotent, a replay answers the stored dataset. */
+  id: string;
+  name: string;
+  rows: Row[];
+  sessionId: string;
+  source: string;
+  runId: string;
+}
+
+const notFound = () => errors.notFound('Dataset not found');
+
+/** The dataset service's operations, every one scoped to the caller's workspace. */
+export class Datasets {
+  constructor(
+    private readonly datasets: DatasetRepository,
+    private readonly rows: RowRepository,
+    private readonly clock: Clock,
+    /** Rows per bulk insert. */
+    private readonly writeBatch: number,
+  ) {}
+
+  /**
+   * Claims the id, stores the rows, then marks the dataset ready. A retry with the same id after a
+   * crash finishes the same dataset (stored rows are skipped); a retry after success changes nothing.
+   */
+  async create(input: NewDataset): Promise<{ record: DatasetRecord; sample: Row[] }> {
+    const id = input.id || newDatasetId();
+    checkDatasetId(id);
+    checkSessionId(input.sessionId);
+    const record: DatasetRecord = {
+      id,
+      workspaceId: input.workspaceId,
+      name: datasetName(input.name, id),
+      columns: columnsOf(input.rows),
+      rowCount: input.rows.length,
+      sessionId: input.sessionId,
+      createdBy: input.createdBy,
+      createdAt: this.clock.now(),
+      source: input.source,
+      runId: input.runId,
+      enrichStatus: ENRICH_STATUS_NONE,
+    };
+    const existing = await this.datasets.begin(record);
+    if (existing?.kind === 'unavailable') throw errors.conflict({ detail: 'dataset_id is already in use' });
+    if (existing?.kind === 'ready') return { record: existing.record, sample: await this.sample(existing.record.id) };
+    await this.rows.insertAll(id, input.rows, this.writeBatch);
+    await this.datasets.markReady(id);
+    return { record: existing?.record ?? record, sample: input.rows.slice(0, SAMPLE_SIZE) };
+  }
+
+  async get(workspaceId: string, id: string): Promise<DatasetRecord> {
+    const record = await this.datasets.find(workspaceId, id);
+    if (!record) throw notFound();
+    return record;
+  }
+
+  async list(workspaceId: string, sessionId: string, requested?: Partial<Page>) {
+    checkSessionId(sessionId);
+    const page = pageOf(requested, DATASET_PAGE);
+    return { ...(await this.datasets.list(workspaceId, sessionId, page)), page };
+  }
+
+  /** A page of rows as their JSON texts, and the dataset's row count. */
+  async rowPage(workspaceId: string, id: string, requested?: Partial<Page>) {
+    const page = pageOf(requested, ROW_PAGE);
+    const record = await this.get(workspaceId, id);
+    return { rows: await this.rows.page(id, page), page, total: record.rowCount };
+  }
+
+  /** Looks the dataset up first, so an unknown id fails before any CSV is produced. */
+  async csv(workspaceId: string, id: string): Promise<AsyncIterable<Buffer>> {
+    const record = await this.get(workspaceId, id);
+    return csvChunks(record.columns, this.rows.stream(id));
+  }
+
+  /** Metadata is hidden first, then rows go, then the metadata: a crash midway is finished by a retry. */
+  async delete(workspaceId: string, id: string): Promise<void> {
+    const record = await this.datasets.beginDelete(workspaceId, id);
+    if (!record) throw notFound();
+    await this.rows.removeAll(id, record.rowCount);
+    await this.datasets.remove(id);
+  }
+
+  private async sample(id: string): Promise<Row[]> {
+    return (await this.rows.page(id, { offset: 0, limit: SAMPLE_SIZE })).map((json) => JSON.parse(json) as Row);
+  }
+}

@@ -1,0 +1,81 @@
+import { errors, type Caller, type CallContext, type Handlers } from '@rde/platform';
+import { dataset } from '@rde/proto';
+import type { Datasets } from '../datasets';
+import type { DatasetRecord } from '../domain/dataset';
+import { parseRows } from '../domain/rows';
+
+const json = (value: unknown) => Buffer.from(JSON.stringify(value));
+
+/** Proto ⇄ domain only; every RPC acts on the calling workspace. */
+export function datasetHandlers(datasets: Datasets): Handlers<typeof dataset.DatasetServiceService> {
+  return {
+    async createDataset(request, context) {
+      const caller = callerOf(context);
+      const { record, sample } = await datasets.create({
+        workspaceId: caller.workspaceId,
+        createdBy: caller.userId,
+        id: request.datasetId,
+        name: request.name,
+        rows: parseRows(request.rowsJson),
+        sessionId: request.sessionId || caller.sessionId,
+        source: request.source,
+        runId: request.runId,
+      });
+      return { dataset: toProto(record), sampleJson: json(sample) };
+    },
+
+    async listDatasets(request, context) {
+      const { records, total, page } = await datasets.list(
+        callerOf(context).workspaceId,
+        request.sessionId,
+        request.page,
+      );
+      return { datasets: records.map(toProto), page: { ...page, total } };
+    },
+
+    async getDataset(request, context) {
+      return { dataset: toProto(await datasets.get(callerOf(context).workspaceId, request.datasetId)) };
+    },
+
+    async deleteDataset(request, context) {
+      await datasets.delete(callerOf(context).workspaceId, request.datasetId);
+      return { datasetId: request.datasetId };
+    },
+
+    async getRows(request, context) {
+      const { rows, page, total } = await datasets.rowPage(
+        callerOf(context).workspaceId,
+        request.datasetId,
+        request.page,
+      );
+      // Rows are stored as JSON text: the page is joined, never parsed and re-encoded.
+      return { rowsJson: Buffer.from(`[${rows.join(',')}]`), page: { ...page, total } };
+    },
+
+    async *exportCsv(request, context) {
+      for await (const chunk of await datasets.csv(callerOf(context).workspaceId, request.datasetId)) yield { chunk };
+    },
+  };
+}
+
+/** Datasets belong to a workspace: a call that acts for nobody is refused. */
+function callerOf(context: CallContext): Caller {
+  if (!context.caller?.workspaceId) throw errors.unauthenticated();
+  return context.caller;
+}
+
+function toProto(record: DatasetRecord): dataset.Dataset {
+  return {
+    id: record.id,
+    workspaceId: record.workspaceId,
+    name: record.name,
+    columns: record.columns,
+    rowCount: record.rowCount,
+    sessionId: record.sessionId,
+    createdByUserId: record.createdBy,
+    createdAtMs: record.createdAt,
+    source: record.source,
+    runId: record.runId,
+    enrichStatus: record.enrichStatus,
+  };
+}

@@ -1,0 +1,119 @@
+import { DuplicateKeyError, type Collection, type Document, type DocumentStore, type Filter } from '@rde/platform';
+import type { DatasetRecord, Page } from '../domain/dataset';
+
+/**
+ * `writing` until every row is stored, then `ready`; `deleting` while its rows are removed. Reads
+ * see only `ready`, so a create or delete cut short by a crash never shows a partial dataset.
+ */
+type Status = 'writing' | 'ready' | 'deleting';
+
+interface DatasetDocument extends Document {
+  workspace_id: string;
+  name: string;
+  columns: string[];
+  row_count: number;
+  session_id: string;
+  created_by: string;
+  created_at: Date;
+  source: string;
+  run_id: string;
+  enrich_status: string;
+  status: Status;
+}
+
+/** What an id already names when a create finds it taken. */
+export type Existing = { kind: 'ready' | 'writing'; record: DatasetRecord } | { kind: 'unavailable' };
+
+/** Dataset metadata, one document per dataset (`_id` = the `ds_` id). */
+export class DatasetRepository {
+  private constructor(private readonly collection: Collection<DatasetDocument>) {}
+
+  static async open(store: DocumentStore): Promise<DatasetRepository> {
+    const collection = store.collection<DatasetDocument>('datasets');
+    await collection.createIndex({ keys: { workspace_id: 1, status: 1, created_at: -1 } });
+    await collection.createIndex({ keys: { workspace_id: 1, session_id: 1, status: 1, created_at: -1 } });
+    return new DatasetRepository(collection);
+  }
+
+  /** Claims the id as `writing`; when it is taken, says by what (a retry finishes what it finds). */
+  async begin(record: DatasetRecord): Promise<Existing | undefined> {
+    try {
+      await this.collection.insertOne(toDocument(record, 'writing'));
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    }
+    const existing = await this.collection.findOne({ _id: record.id });
+    if (existing?.workspace_id !== record.workspaceId || existing.status === 'deleting') return { kind: 'unavailable' };
+    return { kind: existing.status, record: toRecord(existing) };
+  }
+
+  async markReady(id: string): Promise<void> {
+    await this.collection.updateOne({ _id: id, status: 'writing' }, { $set: { status: 'ready' } });
+  }
+
+  /** A ready dataset of this workspace; another workspace's is as absent as an unknown one. */
+  async find(workspaceId: string, id: string): Promise<DatasetRecord | null> {
+    const doc = await this.collection.findOne({ _id: id, workspace_id: workspaceId, status: 'ready' });
+    return doc && toRecord(doc);
+  }
+
+  /** Newest first; only one session's when `sessionId` is given. */
+  async list(workspaceId: string, sessionId: string, page: Page): Promise<{ records: DatasetRecord[]; total: number }> {
+    const filter: Filter = { workspace_id: workspaceId, status: 'ready', ...(sessionId && { session_id: sessionId }) };
+    const [docs, total] = await Promise.all([
+      this.collection.find(filter, { sort: { created_at: -1, _id: -1 }, skip: page.offset, limit: page.limit }),
+      this.collection.countDocuments(filter),
+    ]);
+    return { records: docs.map(toRecord), total };
+  }
+
+  /**
+   * Hides the dataset from reads before its rows go. A delete cut short stays `deleting`, and
+   * deleting it again finishes the job.
+   */
+  async beginDelete(workspaceId: string, id: string): Promise<DatasetRecord | null> {
+    const doc = await this.collection.findOneAndUpdate(
+      { _id: id, workspace_id: workspaceId, status: { $in: ['ready', 'deleting'] } },
+      { $set: { status: 'deleting' } },
+    );
+    return doc && toRecord(doc);
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.collection.deleteOne({ _id: id, status: 'deleting' });
+  }
+}
+
+function toDocument(record: DatasetRecord, status: Status): DatasetDocument {
+  return {
+    _id: record.id,
+    workspace_id: record.workspaceId,
+    name: record.name,
+    columns: record.columns,
+    row_count: record.rowCount,
+    session_id: record.sessionId,
+    created_by: record.createdBy,
+    created_at: new Date(record.createdAt),
+    source: record.source,
+    run_id: record.runId,
+    enrich_status: record.enrichStatus,
+    status,
+  };
+}
+
+function toRecord(doc: DatasetDocument): DatasetRecord {
+  return {
+    id: doc._id,
+    workspaceId: doc.workspace_id,
+    name: doc.name,
+    columns: doc.columns,
+    rowCount: doc.row_count,
+    sessionId: doc.session_id,
+    createdBy: doc.created_by,
+    createdAt: doc.created_at.getTime(),
+    source: doc.source,
+    runId: doc.run_id,
+    enrichStatus: doc.enrich_status,
+  };
+}

@@ -1,0 +1,147 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { dataset } from '@rde/proto';
+import type { GatewayDependencies } from '../../dependencies';
+import {
+  CREATE_BODY_LIMIT_BYTES,
+  createBody,
+  createdSchema,
+  csvResponse,
+  datasetParams,
+  datasetSchema,
+  deletedSchema,
+  listQuery,
+  listSchema,
+  rowsQuery,
+  rowsSchema,
+} from './schemas';
+
+/** A CSV download runs as long as the client reads; the deadline only stops a stream left hanging. */
+const CSV_DEADLINE_MS = 30 * 60_000;
+
+const tags = ['datasets'];
+
+interface DatasetParams {
+  ds_id: string;
+}
+
+/** Datasets: create from inline rows, list, read, page rows, export CSV, delete. */
+export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
+  const datasets = deps.clients.dataset;
+
+  app.post<{ Body: { name?: string; rows: object[]; session_id?: string } }>(
+    '/api/v2/datasets',
+    { bodyLimit: CREATE_BODY_LIMIT_BYTES, schema: { tags, body: createBody, response: { 201: createdSchema } } },
+    async (request, reply) => {
+      const { body, caller } = request;
+      const created = await datasets.createDataset(
+        {
+          datasetId: '',
+          name: body.name ?? '',
+          rowsJson: Buffer.from(JSON.stringify(body.rows)),
+          sessionId: body.session_id ?? '',
+          source: '',
+          runId: '',
+        },
+        { caller },
+      );
+      return reply.code(201).send({ ...datasetJson(created.dataset!), sample: parseJson(created.sampleJson) });
+    },
+  );
+
+  app.get<{ Querystring: { session_id: string; offset: number; limit: number } }>(
+    '/api/v2/datasets',
+    { schema: { tags, querystring: listQuery, response: { 200: listSchema } } },
+    async (request) => {
+      const { session_id: sessionId, offset, limit } = request.query;
+      const listed = await datasets.listDatasets({ sessionId, page: { offset, limit } }, { caller: request.caller });
+      return { datasets: listed.datasets.map(datasetJson), ...listed.page };
+    },
+  );
+
+  app.get<{ Params: DatasetParams }>(
+    '/api/v2/datasets/:ds_id',
+    { schema: { tags, params: datasetParams, response: { 200: datasetSchema } } },
+    async (request) => {
+      const found = await datasets.getDataset({ datasetId: request.params.ds_id }, { caller: request.caller });
+      return datasetJson(found.dataset!);
+    },
+  );
+
+  app.delete<{ Params: DatasetParams }>(
+    '/api/v2/datasets/:ds_id',
+    { schema: { tags, params: datasetParams, response: { 200: deletedSchema } } },
+    async (request) => {
+      const deleted = await datasets.deleteDataset({ datasetId: request.params.ds_id }, { caller: request.caller });
+      return { ok: true, deleted: deleted.datasetId };
+    },
+  );
+
+  app.get<{ Params: DatasetParams; Querystring: { offset: number; limit: number } }>(
+    '/api/v2/datasets/:ds_id/rows',
+    { schema: { tags, params: datasetParams, querystring: rowsQuery, response: { 200: rowsSchema } } },
+    async (request) => {
+      const { offset, limit } = request.query;
+      const page = await datasets.getRows(
+        { datasetId: request.params.ds_id, page: { offset, limit } },
+        { caller: request.caller },
+      );
+      return { rows: parseJson(page.rowsJson), ...page.page };
+    },
+  );
+
+  app.get<{ Params: DatasetParams }>(
+    '/api/v2/datasets/:ds_id/csv',
+    { schema: { tags, params: datasetParams, response: { 200: csvResponse } } },
+    async (request, reply) => {
+      const id = request.params.ds_id;
+      const chunks = await started(
+        datasets.exportCsv({ datasetId: id }, { caller: request.caller, deadlineMs: CSV_DEADLINE_MS }),
+      );
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${id}.csv"`)
+        .send(Readable.from(bytesOf(chunks)));
+    },
+  );
+}
+
+/** The public dataset record: times as ISO 8601, absent strings as null. */
+function datasetJson(record: dataset.Dataset) {
+  return {
+    id: record.id,
+    name: record.name,
+    columns: record.columns,
+    row_count: record.rowCount,
+    created_at: new Date(record.createdAtMs).toISOString(),
+    session_id: record.sessionId || null,
+    created_by: record.createdByUserId || null,
+    source: record.source || null,
+    run_id: record.runId || null,
+    enrich_status: record.enrichStatus,
+  };
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  return JSON.parse(Buffer.from(bytes).toString('utf8'));
+}
+
+/**
+ * Waits for the stream's first message, so a failure before any CSV (an unknown dataset's 404)
+ * is answered as a JSON error instead of a broken download.
+ */
+async function started<T>(items: AsyncIterable<T>): Promise<AsyncIterable<T>> {
+  const iterator = items[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  return (async function* () {
+    try {
+      for (let next = first; !next.done; next = await iterator.next()) yield next.value;
+    } finally {
+      await iterator.return?.(); // the client went away: cancel the gRPC stream too
+    }
+  })();
+}
+
+async function* bytesOf(chunks: AsyncIterable<dataset.ExportCsvResponse>): AsyncIterable<Buffer> {
+  for await (const { chunk } of chunks) yield Buffer.from(chunk);
+}

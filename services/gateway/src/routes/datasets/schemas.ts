@@ -1,0 +1,93 @@
+/** JSON schemas of the dataset routes: they validate requests (422 on failure) and feed /openapi.json. */
+
+/** A POST stays under gRPC's default 4 MiB message once its rows are re-encoded for the dataset service. */
+export const CREATE_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
+export const CREATE_MAX_ROWS = 10_000;
+
+const optionalText = { type: ['string', 'null'] } as const;
+
+/** A row is any JSON object; every key is kept. */
+const row = { type: 'object', additionalProperties: true } as const;
+
+const datasetProperties = {
+  id: { type: 'string', description: '`ds_` id' },
+  name: { type: 'string' },
+  columns: { type: 'array', items: { type: 'string' }, description: 'every row key, in the order first seen' },
+  row_count: { type: 'integer' },
+  created_at: { type: 'string', format: 'date-time' },
+  session_id: { ...optionalText, description: 'the agent session it belongs to' },
+  created_by: { ...optionalText, description: 'user id of its creator' },
+  source: { ...optionalText, description: 'where paid rows came from, e.g. tool:people_db_a.search; null for uploads' },
+  run_id: optionalText,
+  enrich_status: { type: 'string', description: '"none" until an enrichment run touches it' },
+} as const;
+
+export const datasetSchema = {
+  type: 'object',
+  properties: datasetProperties,
+  required: Object.keys(datasetProperties),
+} as const;
+
+export const createdSchema = {
+  type: 'object',
+  properties: { ...datasetProperties, sample: { type: 'array', items: row, description: 'the first five rows' } },
+  required: [...Object.keys(datasetProperties), 'sample'],
+} as const;
+
+export const createBody = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', maxLength: 200, description: 'defaults to the dataset id' },
+    rows: { type: 'array', minItems: 1, maxItems: CREATE_MAX_ROWS, items: { type: 'object' } },
+    session_id: { type: 'string', description: '`ses_` id; defaults to the session of the request' },
+  },
+  required: ['rows'],
+  additionalProperties: false,
+} as const;
+
+export const datasetParams = {
+  type: 'object',
+  properties: { ds_id: { type: 'string', minLength: 1, maxLength: 128 } },
+  required: ['ds_id'],
+} as const;
+
+const offset = { type: 'integer', minimum: 0, default: 0 } as const;
+
+export const listQuery = {
+  type: 'object',
+  properties: {
+    session_id: { type: 'string', default: '', description: 'only the datasets of this session' },
+    offset,
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+  },
+} as const;
+
+export const rowsQuery = {
+  type: 'object',
+  properties: { offset, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 50 } },
+} as const;
+
+const page = { offset: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' } } as const;
+
+export const listSchema = {
+  type: 'object',
+  properties: { datasets: { type: 'array', items: datasetSchema }, ...page },
+  required: ['datasets', 'offset', 'limit', 'total'],
+} as const;
+
+export const rowsSchema = {
+  type: 'object',
+  properties: { rows: { type: 'array', items: row }, ...page },
+  required: ['rows', 'offset', 'limit', 'total'],
+} as const;
+
+export const deletedSchema = {
+  type: 'object',
+  properties: { ok: { type: 'boolean', const: true }, deleted: { type: 'string' } },
+  required: ['ok', 'deleted'],
+} as const;
+
+export const csvResponse = {
+  description: 'the header line (the columns), then one line per row; nested values are JSON in their cell',
+  content: { 'text/csv': { schema: { type: 'string' } } },
+} as const;
