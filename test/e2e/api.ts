@@ -1,0 +1,53 @@
+import type { RunningRde } from './harness';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** Calls the public interface as a client would: JSON in, JSON (or text) out. */
+export async function api<T = any>(
+  rde: RunningRde,
+  method: string,
+  path: string,
+  options: { key?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const key = options.key === undefined ? rde.ownerKey : options.key;
+  const headers: Record<string, string> = { ...options.headers };
+  if (key) headers.authorization = `Bearer ${key}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${rde.baseUrl}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    redirect: 'manual',
+  });
+  const text = await response.text();
+  const isJson = response.headers.get('content-type')?.includes('json');
+  return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text, text };
+}
+
+/** Requests one sandbox vendor endpoint received, and its answers by HTTP status. */
+export interface EndpointCount {
+  requests: number;
+  statuses: Record<string, number>;
+}
+
+/**
+ * Reads the sandbox vendors' request counters (admin API, `{counters: {vendor: {endpoint: …}}}`),
+ * to prove a provider was or was not called.
+ */
+export async function sandboxCounters(rde: RunningRde): Promise<Record<string, Record<string, EndpointCount>>> {
+  const response = await fetch(`${rde.sandboxUrl}/_admin/counters`);
+  return ((await response.json()) as { counters: Record<string, Record<string, EndpointCount>> }).counters;
+}
+
+/** Every request the sandbox vendors received, all vendors and endpoints together. */
+export async function sandboxRequestTotal(rde: RunningRde): Promise<number> {
+  const counters = await sandboxCounters(rde);
+  return Object.values(counters)
+    .flatMap((endpoints) => Object.values(endpoints))
+    .reduce((sum, count) => sum + count.requests, 0);
+}

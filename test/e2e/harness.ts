@@ -1,0 +1,138 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+/**
+ * Starts RDE the way a user or an SRE would: the real binary, as child processes. `all` is one
+ * process with embedded adapters; `distributed` is one process per service over loopback gRPC
+ * with the production adapters (real Kafka, FerretDB, Redis from `deploy/backends.sh env`).
+ */
+export type Mode = 'all' | 'distributed';
+
+export const mode: Mode = process.env.RDE_E2E_MODE === 'distributed' ? 'distributed' : 'all';
+
+const BIN = path.resolve(__dirname, '../../services/rde/dist/bin.js');
+const SERVICES = ['auth', 'billing', 'catalog', 'waterfall', 'dataset', 'workflow', 'mcp'] as const;
+const GRPC_SERVICES = SERVICES;
+
+export interface RunningRde {
+  readonly baseUrl: string;
+  /** The sandbox vendors' base URL (admin API under `/_admin/`). */
+  readonly sandboxUrl: string;
+  /** The dev workspace owner's key (RDE_DEV_API_KEY). */
+  readonly ownerKey: string;
+  /** Runs `rde admin …` against this deployment; resolves with its stdout. */
+  admin(args: string[]): Promise<string>;
+  /** Restarts a stopped module's process with the same configuration (distributed mode). */
+  restartModule(module: string): Promise<void>;
+  /** The process running a module (every module shares one in `all` mode). */
+  processOf(module: string): ChildProcess;
+  stopModule(module: string, signal?: NodeJS.Signals): Promise<void>;
+  stop(): Promise<void>;
+  logs(): string;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+function productionEnv(): NodeJS.ProcessEnv {
+  const required = ['RDE_MONGO_URL', 'RDE_KAFKA_BROKERS', 'RDE_REDIS_URL'];
+  const missing = required.filter((name) => !process.env[name]);
+  if (missing.length > 0) throw new Error(`distributed mode needs ${missing.join(', ')} (deploy/backends.sh env)`);
+  return {};
+}
+
+export async function startRde(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningRde> {
+  const output: string[] = [];
+  const children = new Map<string, ChildProcess>();
+  const launch = (target: string, env: NodeJS.ProcessEnv) => {
+    const child = spawn(process.execPath, [BIN, 'start', `--target=${target}`], {
+      env: { ...process.env, RDE_LOG_LEVEL: 'warn', RDE_DRAIN_MS: '1500', ...env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (chunk: Buffer) => output.push(`[${target}] ${chunk}`));
+    child.stderr!.on('data', (chunk: Buffer) => output.push(`[${target}] ${chunk}`));
+    return child;
+  };
+  const gatewayPort = await freePort();
+  const sandboxPort = await freePort();
+  const ownerKey = `rde_live_e2e${randomBytes(16).toString('hex')}`;
+  const shared: NodeJS.ProcessEnv = {
+    PORT: String(gatewayPort),
+    RDE_SANDBOX_PORT: String(sandboxPort),
+    RDE_SANDBOX_ADDR: `http://127.0.0.1:${sandboxPort}`,
+    RDE_DEV_API_KEY: ownerKey,
+  };
+  for (const service of GRPC_SERVICES) {
+    const port = await freePort();
+    shared[`RDE_${service.toUpperCase()}_PORT`] = String(port);
+    shared[`RDE_${service.toUpperCase()}_ADDR`] = `127.0.0.1:${port}`;
+  }
+  const targets = mode === 'all' ? ['all'] : ['sandbox', ...SERVICES, 'gateway'];
+  if (mode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: `e2e${Date.now()}_` });
+  for (const target of targets) children.set(target, launch(target, shared));
+  const baseUrl = `http://127.0.0.1:${gatewayPort}`;
+  const rde: RunningRde = {
+    baseUrl,
+    sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
+    ownerKey,
+    admin: (args) => runAdmin(args, { ...process.env, ...shared, ...extraEnv }),
+    restartModule: async (module) => {
+      children.set(module, launch(module, shared));
+      await waitUntil(async () => (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
+    },
+    processOf: (module) => children.get(mode === 'all' ? 'all' : module)!,
+    stopModule: (module, signal = 'SIGTERM') => stopChild(rde.processOf(module), signal),
+    stop: async () => {
+      await Promise.all([...children.values()].map((child) => stopChild(child, 'SIGTERM')));
+    },
+    logs: () => output.join(''),
+  };
+  try {
+    await waitUntil(async () => (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
+  } catch (error) {
+    await rde.stop();
+    throw new Error(`RDE did not become ready: ${String(error)}\n${rde.logs()}`);
+  }
+  return rde;
+}
+
+function runAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [BIN, 'admin', ...args], { env }, (error, stdout, stderr) =>
+      error ? reject(new Error(`rde admin ${args.join(' ')} failed: ${stderr}`)) : resolve(stdout),
+    ),
+  );
+}
+
+async function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, intervalMs = 100): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      if (await condition()) return;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
+}
