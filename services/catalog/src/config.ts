@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { env, loadConfig } from '@rde/platform';
+import type { ProviderDeclaration } from './providers/declaration';
+
+/**
+ * The catalog's variables. Each vendor's key is `RDE_<VENDOR>_API_KEY`; unset, it is the sandbox's
+ * development key for that vendor.
+ */
+export function catalogConfig(variables: NodeJS.ProcessEnv, providers: readonly ProviderDeclaration[]) {
+  const common = loadConfig(
+    {
+      RDE_PROVIDER_TIMEOUT_MS: env.milliseconds(20_000),
+      RDE_PROVIDER_CONNECTIONS: z.coerce.number().int().min(1).default(64),
+      RDE_CATALOG_HOLD_TTL_MS: env.milliseconds(15 * 60_000),
+      /** The relay's safety-net poll: settlements are published right after their write. */
+      RDE_CATALOG_OUTBOX_POLL_MS: env.milliseconds(2_000),
+      RDE_RPC_DEADLINE_MS: env.milliseconds(10_000),
+      /** The list price in cents per credit shown beside a method's credits (Starter's, rounded). */
+      RDE_CATALOG_CENTS_PER_CREDIT: z.coerce.number().int().positive().default(10),
+    },
+    variables,
+  );
+  const vendorKeys = loadConfig(
+    Object.fromEntries(providers.map((p) => [apiKeyVariable(p), z.string().min(1).optional()])),
+    variables,
+  ) as Record<string, string | undefined>;
+  return {
+    ...common,
+    apiKeyOf: (provider: ProviderDeclaration) => vendorKeys[apiKeyVariable(provider)] ?? provider.auth.sandboxKey,
+  };
+}
+
+export type CatalogConfig = ReturnType<typeof catalogConfig>;
+
+function apiKeyVariable(provider: ProviderDeclaration): string {
+  return `RDE_${provider.auth.credential.toUpperCase()}_API_KEY`;
+}

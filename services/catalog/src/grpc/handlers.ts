@@ -1,0 +1,75 @@
+import { errors, type Handlers } from '@rde/platform';
+import type { catalog } from '@rde/proto';
+import type { Catalog } from '../domain/catalog';
+import type { JsonObject } from '../domain/parameters';
+import { isObject } from '../domain/rows';
+import type { ToolCalls } from '../calls/tool-call';
+import { metaView, methodView, toolView } from './views';
+
+export interface CatalogHandlerDependencies {
+  readonly catalog: Catalog;
+  readonly toolCalls: ToolCalls;
+  readonly centsPerCredit: number;
+}
+
+/** Translates the CatalogService RPCs to the catalog and the tool calls, and back. */
+export function catalogHandlers(deps: CatalogHandlerDependencies): Handlers<typeof catalog.CatalogServiceService> {
+  const { catalog: tools, centsPerCredit } = deps;
+  return {
+    async listTools({ filter }) {
+      return { tools: tools.list(filter).map(({ provider, methods }) => toolView(provider, methods, centsPerCredit)) };
+    },
+
+    async getTool({ tool }) {
+      const flat = tools.has(tool) ? undefined : tools.resolveFlatName(tool);
+      if (flat) {
+        return { tool: toolView(flat.provider, [flat.method], centsPerCredit), resolvedMethod: flat.method.name };
+      }
+      const provider = tools.tool(tool);
+      return { tool: toolView(provider, provider.methods, centsPerCredit), resolvedMethod: '' };
+    },
+
+    async getMethod({ tool, method }) {
+      const resolved = tools.method(tool, method);
+      return {
+        tool: toolView(resolved.provider, [], centsPerCredit),
+        method: methodView(resolved.method, centsPerCredit),
+      };
+    },
+
+    async callTool(request, { caller }) {
+      const { result, meta } = await deps.toolCalls.call(
+        {
+          tool: request.tool,
+          method: request.method,
+          input: {
+            payload: jsonField(request.payloadJson, 'payload', 'object') as JsonObject | undefined,
+            args: jsonField(request.argsJson, 'args', 'array') as unknown[] | undefined,
+            kwargs: jsonField(request.kwargsJson, 'kwargs', 'object') as JsonObject | undefined,
+          },
+          dryRun: request.dryRun,
+        },
+        caller,
+      );
+      return { resultJson: Buffer.from(JSON.stringify(result)), meta: metaView(meta) };
+    },
+  };
+}
+
+/**
+ * An optional JSON field: empty bytes mean "not sent". Checked here too, not only by the gateway's
+ * schema, because other callers (MCP, workflows) reach this RPC directly.
+ */
+function jsonField(bytes: Buffer, name: string, shape: 'object' | 'array'): unknown {
+  if (bytes.length === 0) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw errors.badRequest({ error: 'invalid_payload', detail: `${name} is not valid JSON` });
+  }
+  if (shape === 'array' ? !Array.isArray(value) : !isObject(value)) {
+    throw errors.badRequest({ error: 'invalid_payload', detail: `${name} must be a JSON ${shape}` });
+  }
+  return value;
+}

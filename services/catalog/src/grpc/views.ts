@@ -1,0 +1,67 @@
+import { catalog } from '@rde/proto';
+import { DATA_PROVIDER_KIND } from '../domain/catalog';
+import { payloadSchemaOf } from '../domain/parameters';
+import { formatCredits, formatUsd } from '../domain/pricing';
+import type { MethodDeclaration, ProviderDeclaration } from '../providers/declaration';
+import type { CallMeta } from '../calls/tool-call';
+
+/** The proto view of a tool with the given methods. */
+export function toolView(
+  provider: ProviderDeclaration,
+  methods: readonly MethodDeclaration[],
+  centsPerCredit: number,
+): catalog.Tool {
+  return {
+    name: provider.tool,
+    kind: DATA_PROVIDER_KIND,
+    module: provider.module,
+    description: provider.description,
+    methods: methods.map((method) => methodView(method, centsPerCredit)),
+  };
+}
+
+/** A method's contract: the vendor endpoint, its inputs, its cost and its JSON body schema. */
+export function methodView(method: MethodDeclaration, centsPerCredit: number): catalog.Method {
+  const { unit, millicredits, note } = method.cost;
+  return {
+    name: method.name,
+    description: method.description,
+    http: method.http,
+    path: method.path,
+    inputs: method.parameters.map((p) => ({
+      name: p.name,
+      type: p.type,
+      required: p.required === true,
+      description: p.description,
+    })),
+    cost: {
+      credits: formatCredits(millicredits),
+      usd: formatUsd(millicredits, centsPerCredit),
+      unit,
+      note,
+      amount: { millicredits },
+    },
+    // Only a method that sends the vendor one JSON body has a payload schema.
+    payloadSchemaJson: method.http === 'POST' ? Buffer.from(JSON.stringify(payloadSchemaOf(method))) : Buffer.alloc(0),
+    access: method.access ?? '',
+    acceptsVendorOptions: method.acceptsVendorOptions === true,
+    capabilitiesJson: Buffer.from(JSON.stringify(method.capabilities ?? {})),
+  };
+}
+
+const credits = (millicredits: number | undefined) => (millicredits === undefined ? undefined : { millicredits });
+
+export function metaView(meta: CallMeta): catalog.Meta {
+  return {
+    creditsCharged: credits(meta.creditsCharged),
+    balance: credits(meta.balance),
+    reserved: credits(meta.reserved),
+    runId: meta.runId ?? '',
+    settled: meta.settled,
+    datasetId: meta.datasetId ?? '',
+    rowCount: meta.rowCount,
+    wouldChargeCredits: credits(meta.wouldCharge),
+    wouldChargeCreditsMax: credits(meta.wouldChargeMax),
+    wouldCall: meta.wouldCall ?? '',
+  };
+}

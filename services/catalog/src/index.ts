@@ -1,0 +1,68 @@
+import { grpcModule, OutboxRelay } from '@rde/platform';
+import { catalog, protoFileOf } from '@rde/proto';
+import { ToolCalls } from './calls/tool-call';
+import { createCatalogClients } from './clients';
+import { catalogConfig } from './config';
+import { Catalog } from './domain/catalog';
+import { ParameterResolver } from './domain/parameters';
+import { catalogHandlers } from './grpc/handlers';
+import { RestJsonProviders } from './providers/rest-json';
+import { PROVIDERS } from './providers';
+import { RunRepository } from './store/runs';
+
+export const catalogModule = grpcModule({
+  name: 'catalog',
+  // Billing holds the credits and dataset keeps paid rows; the sandbox stands in for the vendors.
+  dependencies: ['billing', 'dataset', 'sandbox'],
+  async build(ctx) {
+    const config = catalogConfig(ctx.env, PROVIDERS);
+    const clock = ctx.backends.clock;
+    const store = await ctx.backends.documentStore('rde_catalog');
+    const bus = await ctx.backends.bus('catalog');
+    const runs = await RunRepository.open(store, clock);
+    const relay = new OutboxRelay({
+      collections: [runs.collection],
+      bus,
+      logger: ctx.logger,
+      pollIntervalMs: config.RDE_CATALOG_OUTBOX_POLL_MS,
+    });
+    const clients = createCatalogClients(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
+    const providers = new RestJsonProviders({
+      baseUrl: ctx.addresses.get('sandbox'),
+      apiKeyOf: config.apiKeyOf,
+      timeoutMs: config.RDE_PROVIDER_TIMEOUT_MS,
+      connections: config.RDE_PROVIDER_CONNECTIONS,
+    });
+    const tools = new Catalog(PROVIDERS);
+    const resolver = new ParameterResolver();
+    resolver.compileAll(PROVIDERS.flatMap((provider) => provider.methods));
+    const toolCalls = new ToolCalls({
+      catalog: tools,
+      resolver,
+      runs,
+      clients,
+      providers,
+      clock,
+      logger: ctx.logger,
+      holdTtlMs: config.RDE_CATALOG_HOLD_TTL_MS,
+      publishSettlement: (runId) => relay.relayDocument(runs.collection, runId),
+    });
+    return {
+      services: [
+        {
+          fullName: 'rde.catalog.v1.CatalogService',
+          definition: catalog.CatalogServiceService,
+          handlers: catalogHandlers({ catalog: tools, toolCalls, centsPerCredit: config.RDE_CATALOG_CENTS_PER_CREDIT }),
+          protoFile: protoFileOf('catalog'),
+        },
+      ],
+      healthy: async () => (await Promise.all([store.ping(), bus.ping()]), true),
+      startBackground: async () => relay.start(),
+      close: async () => {
+        await relay.stop();
+        await providers.close();
+        clients.close();
+      },
+    };
+  },
+});

@@ -1,0 +1,87 @@
+/**
+ * A data provider declared as data, the way its public API documentation describes it: the tool
+ * name it is sold under, its methods with their parameters, where each method's table-like rows
+ * sit in the answer, and what each call costs. Adding a vendor is one declaration; every vendor
+ * here speaks REST with JSON answers and a key header (`rest-json.ts`).
+ */
+export interface ProviderDeclaration {
+  /** The tool name clients call, e.g. `people_db_a`. */
+  readonly tool: string;
+  /** Groups tools for the catalog filter, e.g. `people_search`, `email_finding`. */
+  readonly module: string;
+  readonly description: string;
+  /** The vendor's URL prefix under the provider base URL, e.g. `/pplgraph`. */
+  readonly urlPrefix: string;
+  readonly auth: ProviderAuth;
+  readonly methods: readonly MethodDeclaration[];
+}
+
+/** How the vendor takes its API key: `<header>: [<scheme> ]<key>`. */
+export interface ProviderAuth {
+  readonly header: string;
+  readonly scheme?: 'Bearer' | 'Token';
+  /** The key variable is `RDE_<credential>_API_KEY`. */
+  readonly credential: string;
+  /** The development key the sandbox's imitation of this vendor accepts (listed by its `GET /_admin/vendors`). */
+  readonly sandboxKey: string;
+}
+
+export type ParameterType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+
+export interface ParameterDeclaration {
+  readonly name: string;
+  readonly type: ParameterType;
+  readonly required?: boolean;
+  readonly description: string;
+  /** Further JSON Schema keywords for the value (items, enum, minimum, maximum…). */
+  readonly schema?: Readonly<Record<string, unknown>>;
+}
+
+/** `call`: every call; `record`: every returned row; `hit`: a call that found something (a miss is free). */
+export type CostUnit = 'call' | 'record' | 'hit';
+
+export interface CostModel {
+  readonly unit: CostUnit;
+  /** Price of one unit, in millicredits. */
+  readonly millicredits: number;
+  readonly note: string;
+}
+
+/** Where a method's table-like rows sit in the vendor's answer and how many a call may return. */
+export interface RowsDeclaration {
+  /** Path of the row array in the answer, e.g. `['data', 'people']`. */
+  readonly path: readonly string[];
+  /** The parameter that asks for a number of rows, when the method has one. */
+  readonly countParameter?: string;
+  /** Rows returned when the count parameter is absent. */
+  readonly defaultCount: number;
+  /** The most rows one call can return. */
+  readonly maxCount: number;
+}
+
+export interface MethodDeclaration {
+  readonly name: string;
+  readonly description: string;
+  /**
+   * The vendor endpoint this method calls, relative to the vendor's prefix. `:name` in the path
+   * takes that parameter; the others go in the query string (GET) or the JSON body (POST).
+   */
+  readonly http: 'GET' | 'POST';
+  readonly path: string;
+  /** In declared order: positional `args` bind in this order. */
+  readonly parameters: readonly ParameterDeclaration[];
+  /** Groups of parameters of which at least one must be given (a look-up by domain or by company). */
+  readonly oneOfRequired?: readonly (readonly string[])[];
+  readonly cost: CostModel;
+  /** Unrecognised payload keys pass through to the vendor instead of being refused. */
+  readonly acceptsVendorOptions?: boolean;
+  readonly rows?: RowsDeclaration;
+  /** Per-hit methods: the answer field that is present, not empty and not false on a hit (a miss is free). */
+  readonly hitPath?: readonly string[];
+  /** The vendor answers 404 when it finds nobody: a miss, not a failure. */
+  readonly missOn404?: boolean;
+  /** Only on methods that read a provider account's balance or usage. */
+  readonly access?: 'own_key_required' | 'unavailable';
+  /** What the vendor can express (search filters, batch size, async jobs), shown in the contract. */
+  readonly capabilities?: Readonly<Record<string, unknown>>;
+}

@@ -1,0 +1,98 @@
+import { RdeError } from '@rde/platform';
+import { PROVIDERS } from '../src/providers';
+import { startCatalog, type CatalogUnderTest } from './support/catalog-under-test';
+
+describe('catalog service: tools and contracts', () => {
+  let catalogUnderTest: CatalogUnderTest;
+  let client: CatalogUnderTest['client'];
+
+  beforeAll(async () => {
+    catalogUnderTest = await startCatalog();
+    client = catalogUnderTest.client;
+  });
+
+  afterAll(() => catalogUnderTest?.stop());
+
+  test('every declared vendor is listed as a data-provider tool with its methods', async () => {
+    const { tools } = await client.listTools({ filter: '' });
+    expect(tools.map((tool) => tool.name)).toEqual(PROVIDERS.map((provider) => provider.tool));
+    for (const tool of tools) {
+      expect(tool.kind).toBe('data_provider');
+      expect(tool.methods.length).toBeGreaterThan(0);
+    }
+  });
+
+  test('the filter narrows by module and by method name', async () => {
+    const byModule = await client.listTools({ filter: 'people_database' });
+    expect(byModule.tools.map((tool) => tool.name)).toContain('pplgraph');
+    expect(byModule.tools.every((tool) => tool.module === 'people_database')).toBe(true);
+    const byMethod = await client.listTools({ filter: 'search' });
+    expect(
+      byMethod.tools.flatMap((tool) => tool.methods.map((m) => m.name)).every((name) => name.includes('search')),
+    ).toBe(true);
+    expect((await client.listTools({ filter: 'no-such-thing' })).tools).toEqual([]);
+  });
+
+  test('a method contract carries http, path, inputs, cost and the JSON body schema', async () => {
+    const { tool, method } = await client.getMethod({ tool: 'pplgraph', method: 'search' });
+    expect(tool!.name).toBe('pplgraph');
+    expect(method).toMatchObject({ name: 'search', http: 'POST', path: '/v1/people/search', access: '' });
+    expect(method!.inputs.map((input) => [input.name, input.type, input.required])).toEqual([
+      ['query', 'object', true],
+      ['size', 'integer', false],
+      ['scroll_token', 'string', false],
+    ]);
+    expect(method!.cost).toMatchObject({ credits: '1', usd: '0.1', unit: 'record', amount: { millicredits: 1_000 } });
+    const schema = JSON.parse(method!.payloadSchemaJson.toString('utf8'));
+    expect(schema).toMatchObject({ type: 'object', required: ['query'], additionalProperties: false });
+  });
+
+  test('a flat `<tool>_<method>` name resolves to the method view', async () => {
+    const { tool, resolvedMethod } = await client.getTool({ tool: 'pplgraph_search' });
+    expect(resolvedMethod).toBe('search');
+    expect(tool!.name).toBe('pplgraph');
+    expect(tool!.methods.map((m) => m.name)).toEqual(['search']);
+  });
+
+  test('a tool by its own name has all its methods', async () => {
+    const { tool, resolvedMethod } = await client.getTool({ tool: 'pplgraph' });
+    expect(resolvedMethod).toBe('');
+    expect(tool!.methods.length).toBe(PROVIDERS.find((p) => p.tool === 'pplgraph')!.methods.length);
+  });
+
+  test('unknown tools, flat names and methods are 404', async () => {
+    for (const request of [
+      client.getTool({ tool: 'nope' }),
+      client.getTool({ tool: 'pplgraph_nope' }),
+      client.getMethod({ tool: 'pplgraph', method: 'nope' }),
+    ]) {
+      await expect(request).rejects.toMatchObject({ httpStatus: 404 });
+      await expect(request).rejects.toBeInstanceOf(RdeError);
+    }
+  });
+});
+
+describe('provider declarations', () => {
+  const methods = PROVIDERS.flatMap((provider) => provider.methods.map((method) => ({ provider, method })));
+
+  test('tool names are unique, and no flat name is ambiguous', () => {
+    const tools = PROVIDERS.map((p) => p.tool);
+    expect(new Set(tools).size).toBe(tools.length);
+    const flat = methods.map(({ provider, method }) => `${provider.tool}_${method.name}`);
+    expect(new Set([...flat, ...tools]).size).toBe(flat.length + tools.length);
+  });
+
+  test.each(methods.map(({ provider, method }) => [`${provider.tool}.${method.name}`, provider, method] as const))(
+    '%s is consistent',
+    (_name, _provider, method) => {
+      const names = method.parameters.map((p) => p.name);
+      for (const [, pathParameter] of method.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g))
+        expect(names).toContain(pathParameter);
+      if (method.rows?.countParameter) expect(names).toContain(method.rows.countParameter);
+      for (const group of method.oneOfRequired ?? []) for (const name of group) expect(names).toContain(name);
+      if (method.cost.unit === 'record') expect(method.rows).toBeDefined();
+      if (method.cost.unit === 'hit') expect(method.hitPath).toBeDefined();
+      expect(Number.isInteger(method.cost.millicredits) && method.cost.millicredits >= 0).toBe(true);
+    },
+  );
+});

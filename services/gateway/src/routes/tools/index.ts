@@ -1,0 +1,164 @@
+import type { FastifyInstance } from 'fastify';
+import type { catalog, common } from '@rde/proto';
+import type { GatewayDependencies } from '../../dependencies';
+import {
+  callBody,
+  callResult,
+  errorBody,
+  listQuery,
+  methodContract,
+  methodParams,
+  toolDetail,
+  toolList,
+  toolParams,
+} from './schemas';
+
+const tags = ['tools'];
+/**
+ * A paid call waits for a vendor (the catalog gives it up to RDE_PROVIDER_TIMEOUT_MS, 20 s by
+ * default) besides Reserve and CreateDataset: it gets more than the default RPC deadline, so the
+ * client is not told 504 about a call that then completes and is charged.
+ */
+const CALL_DEADLINE_MS = 60_000;
+const errorsOf = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, errorBody]));
+
+/** The catalog of data-provider tools and single tool calls (spec "Tools"). */
+export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
+  const { catalog: catalogClient } = deps.clients;
+
+  app.get<{ Querystring: { filter?: string } }>(
+    '/tools',
+    { schema: { tags, querystring: listQuery, response: { 200: toolList, ...errorsOf(401) } } },
+    async (request) => {
+      const filter = request.query.filter ?? '';
+      const { tools } = await catalogClient.listTools({ filter }, { caller: request.caller });
+      return {
+        count: tools.length,
+        tools: tools.map((tool) => tool.name),
+        results: tools.map((tool) => ({ ...toolHeader(tool), methods: tool.methods.map(methodSummary) })),
+        filter: filter || null,
+      };
+    },
+  );
+
+  app.get<{ Params: { tool: string } }>(
+    '/tools/:tool',
+    {
+      schema: {
+        tags,
+        params: toolParams,
+        response: { 200: { anyOf: [methodContract, toolDetail] }, ...errorsOf(401, 404) },
+      },
+    },
+    async (request) => {
+      const { tool, resolvedMethod } = await catalogClient.getTool(
+        { tool: request.params.tool },
+        { caller: request.caller },
+      );
+      if (resolvedMethod) return { ...contractOf(tool!, tool!.methods[0]), resolved_from: request.params.tool };
+      return { ...toolHeader(tool!), methods: tool!.methods.map((method) => contractOf(tool!, method)) };
+    },
+  );
+
+  app.get<{ Params: { tool: string; method: string } }>(
+    '/tools/:tool/:method',
+    { schema: { tags, params: methodParams, response: { 200: methodContract, ...errorsOf(401, 404) } } },
+    async (request) => {
+      const { tool, method } = await catalogClient.getMethod(request.params, { caller: request.caller });
+      return contractOf(tool!, method!);
+    },
+  );
+
+  app.post<{
+    Params: { tool: string; method: string };
+    Body: { payload?: object; args?: unknown[]; kwargs?: object; dry_run?: boolean };
+  }>(
+    '/tools/:tool/:method',
+    {
+      schema: {
+        tags,
+        params: methodParams,
+        body: callBody,
+        response: { 200: callResult, ...errorsOf(400, 401, 402, 404, 422, 502, 503) },
+      },
+    },
+    async (request) => {
+      const { payload, args, kwargs, dry_run: dryRun = false } = request.body ?? {};
+      const { resultJson, meta } = await catalogClient.callTool(
+        {
+          tool: request.params.tool,
+          method: request.params.method,
+          payloadJson: jsonBytes(payload),
+          argsJson: jsonBytes(args),
+          kwargsJson: jsonBytes(kwargs),
+          dryRun,
+        },
+        { caller: request.caller, deadlineMs: CALL_DEADLINE_MS },
+      );
+      return { ...(JSON.parse(resultJson.toString('utf8')) as object), _meta: metaOf(meta!) };
+    },
+  );
+}
+
+function jsonBytes(value: unknown): Buffer {
+  return value === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(value));
+}
+
+/** Credits in public JSON are numbers: millicredits / 1000. */
+function credits(amount: common.Credits | undefined): number | undefined {
+  return amount === undefined ? undefined : amount.millicredits / 1000;
+}
+
+function toolHeader(tool: catalog.Tool) {
+  return {
+    name: tool.name,
+    kind: tool.kind,
+    module: tool.module,
+    description: tool.description,
+    method_count: tool.methods.length,
+  };
+}
+
+function costOf(method: catalog.Method) {
+  const cost = method.cost!;
+  return { credits: credits(cost.amount)!, usd: Number(cost.usd), unit: cost.unit, note: cost.note };
+}
+
+function methodSummary(method: catalog.Method) {
+  return { name: method.name, description: method.description, cost: costOf(method) };
+}
+
+function contractOf(tool: catalog.Tool, method: catalog.Method) {
+  return {
+    tool: tool.name,
+    method: method.name,
+    description: method.description,
+    http: method.http,
+    path: method.path,
+    inputs: method.inputs,
+    cost: costOf(method),
+    ...(method.payloadSchemaJson.length > 0 && {
+      payload_schema: JSON.parse(method.payloadSchemaJson.toString('utf8')),
+    }),
+    ...(method.access && { access: method.access }),
+    accepts_vendor_options: method.acceptsVendorOptions,
+    capabilities: JSON.parse(method.capabilitiesJson.toString('utf8') || '{}'),
+  };
+}
+
+/** The `_meta` block with only the fields that apply. */
+function metaOf(meta: catalog.Meta) {
+  const fields = {
+    credits_charged: credits(meta.creditsCharged),
+    balance: credits(meta.balance),
+    reserved: credits(meta.reserved),
+    run_id: meta.runId || undefined,
+    settled: meta.settled,
+    dataset_id: meta.datasetId || undefined,
+    row_count: meta.rowCount,
+    would_charge_credits: credits(meta.wouldChargeCredits),
+    would_charge_credits_max: credits(meta.wouldChargeCreditsMax),
+    would_call: meta.wouldCall || undefined,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}

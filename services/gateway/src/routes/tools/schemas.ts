@@ -1,0 +1,158 @@
+/** JSON schemas of the tools routes: they validate requests (422 on failure) and feed /openapi.json. */
+
+const anyObject = { type: 'object', additionalProperties: true } as const;
+
+/** An error body from a service, sent as it is. */
+export const errorBody = anyObject;
+
+const cost = {
+  type: 'object',
+  description: 'credits and usd per unit; unit is call, record (per returned row) or hit (a miss is free)',
+  properties: {
+    credits: { type: 'number' },
+    usd: { type: 'number' },
+    unit: { type: 'string', enum: ['call', 'record', 'hit'] },
+    note: { type: 'string' },
+  },
+  required: ['credits', 'usd', 'unit', 'note'],
+} as const;
+
+const input = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    type: { type: 'string' },
+    required: { type: 'boolean' },
+    description: { type: 'string' },
+  },
+  required: ['name', 'type', 'required', 'description'],
+} as const;
+
+/** The tool contract of one method (GET /tools/{tool}/{method}). */
+export const methodContract = {
+  type: 'object',
+  properties: {
+    tool: { type: 'string' },
+    method: { type: 'string' },
+    description: { type: 'string' },
+    http: { type: 'string' },
+    path: { type: 'string' },
+    inputs: { type: 'array', items: input },
+    cost,
+    payload_schema: { ...anyObject, description: 'present when the method sends the vendor one JSON body' },
+    access: { type: 'string', enum: ['own_key_required', 'unavailable'] },
+    accepts_vendor_options: { type: 'boolean' },
+    capabilities: anyObject,
+    resolved_from: { type: 'string', description: 'the flat `<tool>_<method>` name this view was resolved from' },
+  },
+  required: [
+    'tool',
+    'method',
+    'description',
+    'http',
+    'path',
+    'inputs',
+    'cost',
+    'accepts_vendor_options',
+    'capabilities',
+  ],
+} as const;
+
+const toolHeader = {
+  name: { type: 'string' },
+  kind: { type: 'string' },
+  module: { type: 'string' },
+  description: { type: 'string' },
+  method_count: { type: 'integer' },
+} as const;
+
+const methodSummary = {
+  type: 'object',
+  properties: { name: { type: 'string' }, description: { type: 'string' }, cost },
+  required: ['name', 'description', 'cost'],
+} as const;
+
+/** A tool as the listing shows it. */
+const toolEntry = {
+  type: 'object',
+  properties: { ...toolHeader, methods: { type: 'array', items: methodSummary } },
+  required: ['name', 'kind', 'module', 'description', 'method_count', 'methods'],
+} as const;
+
+/** A tool with the full contract of every method (GET /tools/{tool}). */
+export const toolDetail = {
+  type: 'object',
+  properties: { ...toolHeader, methods: { type: 'array', items: methodContract } },
+  required: toolEntry.required,
+} as const;
+
+export const toolList = {
+  type: 'object',
+  properties: {
+    count: { type: 'integer' },
+    tools: { type: 'array', items: { type: 'string' } },
+    results: { type: 'array', items: toolEntry },
+    filter: { type: ['string', 'null'] },
+  },
+  required: ['count', 'tools', 'results', 'filter'],
+} as const;
+
+export const listQuery = {
+  type: 'object',
+  properties: {
+    filter: { type: 'string', maxLength: 200, description: 'narrows by tool, kind, module or method name' },
+  },
+  additionalProperties: false,
+} as const;
+
+export const toolParams = {
+  type: 'object',
+  properties: { tool: { type: 'string', minLength: 1, maxLength: 200 } },
+  required: ['tool'],
+} as const;
+
+export const methodParams = {
+  type: 'object',
+  properties: {
+    tool: { type: 'string', minLength: 1, maxLength: 200 },
+    method: { type: 'string', minLength: 1, maxLength: 200 },
+  },
+  required: ['tool', 'method'],
+} as const;
+
+export const callBody = {
+  type: 'object',
+  properties: {
+    payload: { ...anyObject, description: "the method's parameters by name" },
+    args: { type: 'array', description: 'positional parameters, in the order of the contract inputs' },
+    kwargs: { ...anyObject, description: 'parameters by name' },
+    dry_run: { type: 'boolean', description: 'price and resolve the call without charging or calling the provider' },
+  },
+  additionalProperties: false,
+} as const;
+
+const credits = { type: 'number', description: 'credits' } as const;
+
+export const meta = {
+  type: 'object',
+  properties: {
+    credits_charged: credits,
+    balance: credits,
+    reserved: credits,
+    run_id: { type: 'string' },
+    settled: { type: 'boolean' },
+    dataset_id: { type: 'string' },
+    row_count: { type: 'integer' },
+    would_charge_credits: credits,
+    would_charge_credits_max: credits,
+    would_call: { type: 'string' },
+  },
+} as const;
+
+/** The provider's answer (or the dry-run resolution) with `_meta`. */
+export const callResult = {
+  type: 'object',
+  properties: { _meta: meta },
+  required: ['_meta'],
+  additionalProperties: true,
+} as const;
