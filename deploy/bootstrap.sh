@@ -7,6 +7,8 @@ cd "$root"
 
 pnpm_version="$(node -p "require('./package.json').packageManager.split('@')[1]")"
 pnpm="$root/.tools/node_modules/.bin/pnpm"
+# Package scripts call pnpm by name.
+export PATH="$root/.tools/node_modules/.bin:$PATH"
 
 # pnpm pinned by packageManager, installed beside the project (no global install, no corepack).
 if [ ! -x "$pnpm" ] || [ "$("$pnpm" --version)" != "$pnpm_version" ]; then

@@ -7,7 +7,6 @@ export function gatewayConfig(variables: NodeJS.ProcessEnv) {
       PORT: env.port(8080),
       RDE_HTTP_HOST: z.string().default('0.0.0.0'),
       RDE_DASHBOARD_URL: env.url().default('https://app.rde.dev/'),
-      RDE_PUBLIC_URL: env.url().optional(),
       RDE_DRAIN_MS: env.milliseconds(1_000),
       RDE_RPC_DEADLINE_MS: env.milliseconds(10_000),
       RDE_READY_PROBE_MS: env.milliseconds(500),
