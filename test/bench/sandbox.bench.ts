@@ -17,7 +17,6 @@ import pino from 'pino';
 import { sandboxModule, vendorDescriptors } from '../../services/sandbox/src';
 import { Universe } from '../../services/sandbox/src/domain/universe';
 
-
 const SEED = 'rde-bench';
 const CONCURRENCY = 32;
 const WARMUP_REQUESTS = 3_000;
