@@ -43,11 +43,3 @@ export async function sandboxCounters(rde: RunningRde): Promise<Record<string, R
   const response = await fetch(`${rde.sandboxUrl}/_admin/counters`);
   return ((await response.json()) as { counters: Record<string, Record<string, EndpointCount>> }).counters;
 }
-
-/** Every request the sandbox vendors received, all vendors and endpoints together. */
-export async function sandboxRequestTotal(rde: RunningRde): Promise<number> {
-  const counters = await sandboxCounters(rde);
-  return Object.values(counters)
-    .flatMap((endpoints) => Object.values(endpoints))
-    .reduce((sum, count) => sum + count.requests, 0);
-}
