@@ -33,7 +33,20 @@ export interface RunningRde {
   logs(): string;
 }
 
+/** Ports this test process already handed out: the kernel may offer a just-closed one again. */
+const handedOut = new Set<number>();
+
 export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await unboundPort();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+}
+
+function unboundPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
