@@ -1,5 +1,6 @@
 import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
 import { auth, billing, catalog, dataset } from '@rde/proto';
+import type { ServiceDefinition } from '@grpc/grpc-js';
 
 /**
  * One promise-wrapped gRPC client per downstream, addressed through the address book. Only the
@@ -14,36 +15,42 @@ export interface Clients {
 }
 
 export function createClients(addresses: AddressBook, deadlineMs: number): Clients {
-  const authClient = createClient(auth.AuthServiceService, {
-    address: addresses.get('auth'),
-    serviceName: 'rde.auth.v1.AuthService',
-    deadlineMs,
-    idempotent: ['resolveBearer', 'getWorkspace', 'listKeys'],
-  });
-  const billingClient = createClient(billing.BillingServiceService, {
-    address: addresses.get('billing'),
-    serviceName: 'rde.billing.v1.BillingService',
-    deadlineMs,
-    idempotent: ['listPlans', 'getPlanState', 'getBalance', 'listLedger', 'reserve'],
-  });
-  const catalogClient = createClient(catalog.CatalogServiceService, {
-    address: addresses.get('catalog'),
-    serviceName: 'rde.catalog.v1.CatalogService',
-    deadlineMs,
-    idempotent: ['listTools', 'getTool', 'getMethod'],
-  });
-  const datasetClient = createClient(dataset.DatasetServiceService, {
-    address: addresses.get('dataset'),
-    serviceName: 'rde.dataset.v1.DatasetService',
-    deadlineMs,
-    idempotent: ['listDatasets', 'getDataset', 'getRows', 'exportCsv'],
-  });
-  const all = [authClient, billingClient, catalogClient, datasetClient];
+  const opened: { close(): void }[] = [];
+  const connect = <D extends ServiceDefinition>(
+    service: string,
+    definition: D,
+    serviceName: string,
+    idempotent: (keyof D & string)[],
+  ) => {
+    const client = createClient(definition, { address: addresses.get(service), serviceName, deadlineMs, idempotent });
+    opened.push(client);
+    return client.rpc;
+  };
   return {
-    auth: authClient.rpc,
-    billing: billingClient.rpc,
-    catalog: catalogClient.rpc,
-    dataset: datasetClient.rpc,
-    close: () => all.forEach((client) => client.close()),
+    auth: connect('auth', auth.AuthServiceService, 'rde.auth.v1.AuthService', [
+      'resolveBearer',
+      'getWorkspace',
+      'listKeys',
+      'revokeKey',
+    ]),
+    billing: connect('billing', billing.BillingServiceService, 'rde.billing.v1.BillingService', [
+      'listPlans',
+      'getPlanState',
+      'getBalance',
+      'listLedger',
+      'reserve',
+    ]),
+    catalog: connect('catalog', catalog.CatalogServiceService, 'rde.catalog.v1.CatalogService', [
+      'listTools',
+      'getTool',
+      'getMethod',
+    ]),
+    dataset: connect('dataset', dataset.DatasetServiceService, 'rde.dataset.v1.DatasetService', [
+      'listDatasets',
+      'getDataset',
+      'getRows',
+      'exportCsv',
+    ]),
+    close: () => opened.forEach((client) => client.close()),
   };
 }
