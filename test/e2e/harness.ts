@@ -57,9 +57,17 @@ function unboundPort(): Promise<number> {
   });
 }
 
+const PRODUCTION_ADAPTERS = ['RDE_MONGO_URL', 'RDE_KAFKA_BROKERS', 'RDE_REDIS_URL'];
+
+/** All-in-one mode means the embedded adapters, whatever servers the test command started. */
+function inheritedEnv(): NodeJS.ProcessEnv {
+  const inherited = { ...process.env };
+  if (mode === 'all') for (const name of PRODUCTION_ADAPTERS) delete inherited[name];
+  return inherited;
+}
+
 function productionEnv(): NodeJS.ProcessEnv {
-  const required = ['RDE_MONGO_URL', 'RDE_KAFKA_BROKERS', 'RDE_REDIS_URL'];
-  const missing = required.filter((name) => !process.env[name]);
+  const missing = PRODUCTION_ADAPTERS.filter((name) => !process.env[name]);
   if (missing.length > 0) throw new Error(`distributed mode needs ${missing.join(', ')} (deploy/backends.sh env)`);
   return {};
 }
@@ -69,7 +77,7 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}): Promise<Runnin
   const children = new Map<string, ChildProcess>();
   const launch = (target: string, env: NodeJS.ProcessEnv) => {
     const child = spawn(process.execPath, [BIN, 'start', `--target=${target}`], {
-      env: { ...process.env, RDE_LOG_LEVEL: 'warn', RDE_DRAIN_MS: '1500', ...env, ...extraEnv },
+      env: { ...inheritedEnv(), RDE_LOG_LEVEL: 'warn', RDE_DRAIN_MS: '1500', ...env, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (chunk: Buffer) => output.push(`[${target}] ${chunk}`));
