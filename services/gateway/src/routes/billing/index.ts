@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify';
 import type { FastifyInstance } from 'fastify';
 import type { auth } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
-import { LEDGER_COLUMNS, LEDGER_PAGE, credits, ledgerRow, ledgerRows } from './ledger';
+import { LEDGER_COLUMNS, LEDGER_PAGE, creditsOrZero, ledgerRow, ledgerRows } from './ledger';
 import { balanceSchema, meSchema, noQuery, planCatalogSchema } from './schemas';
 
 const RECENT_ENTRIES = 10;
@@ -45,9 +45,9 @@ export async function billingRoutes(app: FastifyInstance, deps: GatewayDependenc
         clients.auth.getWorkspace({}, { caller }),
         clients.billing.getBalance({ recent: RECENT_ENTRIES }, { caller }),
       ]);
-      const balance = credits(account?.balance);
-      const reserved = credits(account?.reserved);
-      const available = credits(account?.available);
+      const balance = creditsOrZero(account?.balance);
+      const reserved = creditsOrZero(account?.reserved);
+      const available = creditsOrZero(account?.available);
       return {
         balance,
         reserved,

@@ -1,10 +1,11 @@
 import type { Caller } from '@rde/platform';
 import type { billing, common } from '@rde/proto';
 import type { Clients } from '../../clients';
+import { credits } from '../../credits';
 
-/** Public JSON shows credits as numbers; the wire carries integer millicredits. */
-export function credits(amount: common.Credits | undefined): number {
-  return (amount?.millicredits ?? 0) / 1000;
+/** Billing reads always show an amount: an absent one is zero. */
+export function creditsOrZero(amount: common.Credits | undefined): number {
+  return credits(amount) ?? 0;
 }
 
 /** The columns of the CSV export, in order; the JSON ledger entries carry the same fields. */
@@ -27,8 +28,8 @@ export function ledgerRow(entry: billing.LedgerEntry): LedgerRow {
     id: entry.id,
     created_at: new Date(entry.createdAtMs).toISOString(),
     kind: entry.kind,
-    amount: credits(entry.amount),
-    balance_after: entry.balanceAfter ? credits(entry.balanceAfter) : null,
+    amount: creditsOrZero(entry.amount),
+    balance_after: entry.balanceAfter ? creditsOrZero(entry.balanceAfter) : null,
     description: entry.description,
     run_id: entry.runId || null,
     user_id: entry.userId || null,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { catalog, common } from '@rde/proto';
+import type { catalog } from '@rde/proto';
+import { credits } from '../../credits';
 import type { GatewayDependencies } from '../../dependencies';
 import {
   callBody,
@@ -102,11 +103,6 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
 
 function jsonBytes(value: unknown): Buffer {
   return value === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(value));
-}
-
-/** Credits in public JSON are numbers: millicredits / 1000. */
-function credits(amount: common.Credits | undefined): number | undefined {
-  return amount === undefined ? undefined : amount.millicredits / 1000;
 }
 
 function toolHeader(tool: catalog.Tool) {
