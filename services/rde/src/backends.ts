@@ -21,6 +21,8 @@ export async function backendsFromEnv(variables: NodeJS.ProcessEnv, logger: Logg
   return namespacedBackends(await adaptersFor(config, logger), config.RDE_NAMESPACE);
 }
 
+const PRODUCTION_VARIABLES = ['RDE_MONGO_URL', 'RDE_KAFKA_BROKERS', 'RDE_REDIS_URL'] as const;
+
 async function adaptersFor(
   config: { RDE_MONGO_URL?: string; RDE_KAFKA_BROKERS?: string; RDE_REDIS_URL?: string },
   logger: Logger,
@@ -31,9 +33,7 @@ async function adaptersFor(
     return createBackends({ kind: 'memory', clock: systemClock });
   }
   if (!mongoUrl || !brokers || !redisUrl) {
-    const missing = Object.entries(config)
-      .filter(([name, value]) => name !== 'RDE_NAMESPACE' && !value)
-      .map(([name]) => name);
+    const missing = PRODUCTION_VARIABLES.filter((name) => !config[name]);
     throw new Error(
       `production adapters need RDE_MONGO_URL, RDE_KAFKA_BROKERS and RDE_REDIS_URL; missing: ${missing.join(', ')}`,
     );
