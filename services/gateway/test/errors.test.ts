@@ -6,10 +6,11 @@ import type { Clients } from '../src/clients';
 import type { DownstreamHealth } from '../src/downstreams';
 
 /** The gateway's HTTP layer alone: a bearer that auth refuses, and one test route with a schema. */
-async function gateway() {
+async function gateway(clock = new ManualClock(), resolved: string[] = []) {
   const clients = {
     auth: {
       resolveBearer: async ({ token }: { token: string }) => {
+        resolved.push(token);
         if (token !== 'good') throw errors.unauthenticated('Invalid or missing API key');
         return { caller: { workspaceId: 'ws', userId: 'u', role: 'owner', keyId: 'k', sessionId: '', requestId: '' } };
       },
@@ -19,7 +20,7 @@ async function gateway() {
   const app = await buildGateway({
     config: gatewayConfig({}),
     logger: pino({ level: 'silent' }),
-    clock: new ManualClock(),
+    clock,
     clients,
     downstreams: { check: async () => ({}), close: () => undefined } as unknown as DownstreamHealth,
     isDraining: () => false,
@@ -105,5 +106,24 @@ describe('gateway error formats', () => {
     const unknown = await app.inject({ method: 'GET', url: '/nowhere' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ detail: 'Not Found' });
+  });
+});
+
+describe('bearer resolution', () => {
+  test('a resolved bearer is trusted for RDE_BEARER_CACHE_MS, then asked again; a refused one never is', async () => {
+    const clock = new ManualClock();
+    const resolved: string[] = [];
+    const app = await gateway(clock, resolved);
+    const call = (authorization: string) =>
+      app.inject({ method: 'POST', url: '/echo/1', headers: { authorization }, payload: { name: 'a', rows: [] } });
+    await call('Bearer good');
+    await call('Bearer good');
+    expect(resolved).toEqual(['good']);
+    clock.advance(2_001);
+    await call('Bearer good');
+    expect(resolved).toEqual(['good', 'good']);
+    await call('Bearer nope');
+    await call('Bearer nope');
+    expect(resolved).toEqual(['good', 'good', 'nope', 'nope']);
   });
 });

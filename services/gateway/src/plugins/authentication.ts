@@ -36,13 +36,13 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     const key = createHash('sha256').update(`${token}\n${switchTo}`).digest('hex');
     const now = options.clock.now();
     const cached = cache.get(key);
-    const caller =
-      cached && cached.until > now
-        ? cached.caller
-        : (await options.clients.auth.resolveBearer({ token, workspaceId: switchTo })).caller!;
-    if (options.cacheMs > 0 && !(cached && cached.until > now)) {
-      if (cache.size > 10_000) cache.clear();
-      cache.set(key, { caller, until: now + options.cacheMs });
+    let caller = cached && cached.until > now ? cached.caller : undefined;
+    if (!caller) {
+      caller = (await options.clients.auth.resolveBearer({ token, workspaceId: switchTo })).caller!;
+      if (options.cacheMs > 0) {
+        if (cache.size > 10_000) cache.clear();
+        cache.set(key, { caller, until: now + options.cacheMs });
+      }
     }
     request.caller = { ...caller, requestId: request.id };
   });
