@@ -1,3 +1,3 @@
-export { MODULES, ALL } from './modules';
+export { MODULES } from './modules';
 export { resolveTargets, TargetError } from './targets';
 export { startModules, type StartedProcess } from './start';

@@ -22,6 +22,3 @@ export const MODULES: readonly ServiceModule[] = [
   mcpModule,
   gatewayModule,
 ];
-
-/** The modules `--target=all` runs. */
-export const ALL = MODULES.map((m) => m.name);
