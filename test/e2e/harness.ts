@@ -22,6 +22,8 @@ export interface RunningRde {
   readonly sandboxUrl: string;
   /** The dev workspace owner's key (RDE_DEV_API_KEY). */
   readonly ownerKey: string;
+  /** The prefix of this run's databases, topics and keys (distributed mode; '' in all-in-one). */
+  readonly namespace: string;
   /** Runs `rde admin …` against this deployment; resolves with its stdout. */
   admin(args: string[]): Promise<string>;
   /** Restarts a stopped module's process with the same configuration (distributed mode). */
@@ -99,13 +101,15 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}): Promise<Runnin
     shared[`RDE_${service.toUpperCase()}_ADDR`] = `127.0.0.1:${port}`;
   }
   const targets = mode === 'all' ? ['all'] : ['sandbox', ...SERVICES, 'gateway'];
-  if (mode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: `e2e${Date.now()}_` });
+  const namespace = mode === 'distributed' ? `e2e${Date.now()}_` : '';
+  if (mode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: namespace });
   for (const target of targets) children.set(target, launch(target, shared));
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const rde: RunningRde = {
     baseUrl,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     ownerKey,
+    namespace,
     admin: (args) => runAdmin(args, { ...process.env, ...shared, ...extraEnv }),
     restartModule: async (module) => {
       children.set(module, launch(module, shared));

@@ -1,12 +1,31 @@
-import { loadConfig } from '@rde/platform';
+import { z } from 'zod';
+import { env, loadConfig } from '@rde/platform';
 import { wellFormedKey } from './domain/inputs';
+import { CLAIM_TTL_MS, MAGIC_LINK_TTL_MS } from './domain/sign-in';
 
 export function authConfig(variables: NodeJS.ProcessEnv) {
   return loadConfig(
     {
       /** The dev workspace owner's key; setting it also turns the dev workspace on outside all-in-one. */
       RDE_DEV_API_KEY: wellFormedKey.optional(),
+      /** Where sign-in, set-password and invite emails go out (`smtp://user:pass@host:587`, `smtps://…`). Unset: logged, for development only. */
+      RDE_SMTP_URL: env.url().optional(),
+      RDE_MAIL_FROM: z.string().min(3).default('RDE <no-reply@rde.local>'),
+      /** The dashboard that emailed links open (it posts the token back to the API). */
+      RDE_DASHBOARD_URL: env.url().default('https://app.rde.dev/'),
+      /** The inbox support-widget submissions are emailed to. */
+      RDE_SUPPORT_INBOX: z.string().email().default('support@rde.local'),
+      /** An issue tracker's webhook that signed-in technical support reports are POSTed to; unset = none. */
+      RDE_ISSUE_WEBHOOK_URL: env.url().optional(),
+      /** How long an emailed sign-in link and its code stay usable. */
+      RDE_MAGIC_LINK_TTL_MS: env.milliseconds(MAGIC_LINK_TTL_MS),
+      /** How long a CLI claim waits for its approval and its poll. */
+      RDE_CLI_CLAIM_TTL_MS: env.milliseconds(CLAIM_TTL_MS),
+      /** CLI sign-ins one address may start per minute; 0 = no limit. */
+      RDE_CLI_START_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(0),
     },
     variables,
   );
 }
+
+export type AuthConfig = ReturnType<typeof authConfig>;

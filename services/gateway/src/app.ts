@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import { registerErrorHandling } from './errors';
 import { registerValidation } from './validation';
@@ -23,6 +24,7 @@ export async function buildGateway(deps: GatewayDependencies): Promise<FastifyIn
       security: [{ bearer: [] }],
     },
   });
+  await app.register(cookie);
   registerValidation(app);
   registerErrorHandling(app);
   registerAuthentication(app, { clients: deps.clients, clock: deps.clock, cacheMs: deps.config.RDE_BEARER_CACHE_MS });

@@ -1,5 +1,5 @@
 import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
-import { auth, billing, catalog, dataset } from '@rde/proto';
+import { auth, billing, catalog, dataset, signin } from '@rde/proto';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 
 /**
@@ -8,6 +8,7 @@ import type { ServiceDefinition } from '@grpc/grpc-js';
  */
 export interface Clients {
   readonly auth: ServiceClient<typeof auth.AuthServiceService>['rpc'];
+  readonly signin: ServiceClient<typeof signin.SignInServiceService>['rpc'];
   readonly billing: ServiceClient<typeof billing.BillingServiceService>['rpc'];
   readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
@@ -32,6 +33,12 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
       'getWorkspace',
       'listKeys',
       'revokeKey',
+    ]),
+    signin: connect('auth', signin.SignInServiceService, 'rde.auth.v1.SignInService', [
+      'getClaim',
+      'listInvites',
+      'listFeedback',
+      'logout',
     ]),
     billing: connect('billing', billing.BillingServiceService, 'rde.billing.v1.BillingService', [
       'listPlans',

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDependencies } from '../dependencies';
+import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
 import { datasetRoutes } from './datasets';
+import { feedbackRoutes } from './feedback';
 import { healthRoutes } from './health';
+import { inviteRoutes } from './invites';
 import { keyRoutes } from './keys';
 import { metaRoutes } from './meta';
 import { toolsRoutes } from './tools';
@@ -15,4 +18,7 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   toolsRoutes,
   billingRoutes,
   datasetRoutes,
+  authRoutes,
+  inviteRoutes,
+  feedbackRoutes,
 ];

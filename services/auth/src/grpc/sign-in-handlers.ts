@@ -1,0 +1,102 @@
+import type { Handlers } from '@rde/platform';
+import type { signin } from '@rde/proto';
+import type { Claims } from '../app/claims';
+import type { FeedbackDesk } from '../app/feedback';
+import type { Invites } from '../app/invites';
+import type { MagicLinks } from '../app/magic-links';
+import type { Passwords } from '../app/passwords';
+import type { Sessions } from '../app/sessions';
+import {
+  feedbackInput,
+  loginInput,
+  parseInput,
+  passwordInput,
+  signInRequestInput,
+  supportInput,
+  verifyCodeInput,
+} from '../domain/inputs';
+import { required } from './handlers';
+import { toFeedback, toInvite, toSignInResult } from './messages';
+
+export interface SignInUseCases {
+  readonly magicLinks: MagicLinks;
+  readonly passwords: Passwords;
+  readonly sessions: Sessions;
+  readonly claims: Claims;
+  readonly invites: Invites;
+  readonly feedback: FeedbackDesk;
+}
+
+/** Proto ⇄ use-case translation only. */
+export function signInHandlers(useCases: SignInUseCases): Handlers<typeof signin.SignInServiceService> {
+  const { magicLinks, passwords, sessions, claims, invites, feedback } = useCases;
+  return {
+    async sendMagicLink(request) {
+      const input = parseInput(signInRequestInput, request);
+      await magicLinks.send(input);
+      return { email: input.email };
+    },
+    async verifyMagicLink(request) {
+      return { result: toSignInResult(await magicLinks.verify(request.token)) };
+    },
+    async verifyCode(request) {
+      const { email, code } = parseInput(verifyCodeInput, request);
+      return { result: toSignInResult(await magicLinks.verifyCode(email, code)) };
+    },
+    async startPasswordSignup(request) {
+      const input = parseInput(signInRequestInput, request);
+      await magicLinks.sendSetPassword(input);
+      return { email: input.email };
+    },
+    async completePasswordSignup(request) {
+      const { token, password } = parseInput(passwordInput, request);
+      return { result: toSignInResult(await passwords.completeSignup(token, password)) };
+    },
+    async passwordLogin(request) {
+      const { email, password, cliToken } = parseInput(loginInput, request);
+      return { result: toSignInResult(await passwords.login(email, password, cliToken)) };
+    },
+    async logout(request) {
+      await sessions.revokeBearer(request.token);
+      return {};
+    },
+    async startClaim(request) {
+      return claims.start(request.clientIp);
+    },
+    async getClaim(request) {
+      return { status: await claims.view(request.claimId) };
+    },
+    async approveClaimAnonymously(request) {
+      return { workspaceId: await claims.approveAnonymously(request.claimId) };
+    },
+    async approveClaim(request, { caller }) {
+      return {
+        workspaceId: await claims.approveSignedIn(required(caller), request.claimId, request.inviteCode || undefined),
+      };
+    },
+    async pollClaim(request) {
+      const polled = await claims.poll(request.claimId);
+      return { status: polled.status, token: polled.token ?? '', workspaceId: polled.workspaceId ?? '' };
+    },
+    async listInvites(_request, { caller }) {
+      return { invites: (await invites.list(required(caller))).map(toInvite) };
+    },
+    async createInvite(request, { caller }) {
+      const created = await invites.create(required(caller), request.email, request.spendCapUsd ?? null);
+      return { invite: toInvite(created.invite), inviteCode: created.code };
+    },
+    async createFeedback(request, { caller }) {
+      const { message, category } = parseInput(feedbackInput, request);
+      return { feedback: toFeedback(await feedback.file(required(caller), message, category)) };
+    },
+    async listFeedback(request, { caller }) {
+      const { reports, total } = await feedback.page(required(caller), request.offset, request.limit);
+      return { feedback: reports.map(toFeedback), total };
+    },
+    async submitSupport(request, { caller }) {
+      const { message, category, email } = parseInput(supportInput, request);
+      const signedIn = caller?.userId ? caller : undefined;
+      return { feedbackId: (await feedback.submit(signedIn, message, category, email)) ?? '' };
+    },
+  };
+}
