@@ -176,12 +176,18 @@ describe(`Sign-in: magic link, code and browser sessions (${mode})`, () => {
   });
 });
 
-describe(`Sign-in: expiry (${mode})`, () => {
+describe(`Sign-in: expiry, limits and a refusing support inbox (${mode})`, () => {
   let rde: RunningRde;
   const TTL_MS = 1_500;
+  const START_LIMIT = 5;
 
   beforeAll(async () => {
-    rde = await startRde({ RDE_MAGIC_LINK_TTL_MS: String(TTL_MS), RDE_CLI_CLAIM_TTL_MS: String(TTL_MS) });
+    rde = await startRde({
+      RDE_MAGIC_LINK_TTL_MS: String(TTL_MS),
+      RDE_CLI_CLAIM_TTL_MS: String(TTL_MS),
+      RDE_CLI_START_PER_IP_PER_MINUTE: String(START_LIMIT),
+      RDE_SUPPORT_INBOX: 'support@inbox.invalid',
+    });
   });
 
   afterAll(async () => {
@@ -209,5 +215,22 @@ describe(`Sign-in: expiry (${mode})`, () => {
     expect(poll.body).toEqual({ status: 'expired' });
     const approve = await api(rde, 'POST', `/api/v2/auth/cli/claim/${claimId}`, { key: null, body: {} });
     expect(approve.status).toBe(409);
+  });
+
+  test('CLI start is limited per address when configured: past the limit it is 429', async () => {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt <= START_LIMIT; attempt++) {
+      statuses.push((await api(rde, 'POST', '/api/v2/auth/cli/start', { key: null })).status);
+    }
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(START_LIMIT);
+    expect(statuses[statuses.length - 1]).toBe(429);
+  });
+
+  test('support answers 502 when the support inbox refuses the email, and stores nothing', async () => {
+    const report = 'Exports fail\nthe CSV export stops at row 10';
+    const sent = await api(rde, 'POST', '/api/v2/support', { body: { message: report, category: 'technical' } });
+    expect(sent.status).toBe(502);
+    const feedback = await api(rde, 'GET', '/api/v2/feedback');
+    expect(feedback.body.feedback).toEqual([]);
   });
 });
