@@ -170,6 +170,11 @@ describe(`Sign-in: magic link, code and browser sessions (${mode})`, () => {
     expect((await api(rde, 'GET', '/api/v2/keys', withCookie(session))).status).toBe(200);
   });
 
+  test('Google start is 404 when no identity provider is configured', async () => {
+    const response = await api(rde, 'GET', '/api/v2/auth/oauth/google/start', { key: null });
+    expect(response.status).toBe(404);
+  });
+
   test('logout without a bearer is 401', async () => {
     const response = await api(rde, 'POST', '/api/v2/auth/logout', { key: null });
     expect(response.status).toBe(401);

@@ -21,6 +21,14 @@ export function authConfig(variables: NodeJS.ProcessEnv) {
       RDE_MAGIC_LINK_TTL_MS: env.milliseconds(MAGIC_LINK_TTL_MS),
       /** How long a CLI claim waits for its approval and its poll. */
       RDE_CLI_CLAIM_TTL_MS: env.milliseconds(CLAIM_TTL_MS),
+      /** The external identity provider ("Google"): off unless a client id is set. */
+      RDE_GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+      RDE_GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+      RDE_GOOGLE_ISSUER: env.url().default('https://accounts.google.com'),
+      /** The callback URL registered with the provider; by default the URL the browser reached the gateway at. */
+      RDE_GOOGLE_REDIRECT_URL: env.url().optional(),
+      /** Derives PKCE verifiers and nonces from OAuth states; every auth replica needs the same one. Unset: random per process. */
+      RDE_AUTH_SECRET: z.string().min(32).optional(),
       /** CLI sign-ins one address may start per minute; 0 = no limit. */
       RDE_CLI_START_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(0),
     },

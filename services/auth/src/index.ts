@@ -1,14 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { grpcModule, LoggedMail, SmtpMail, type Logger, type Mail } from '@rde/platform';
 import { auth, protoFileOf, signin } from '@rde/proto';
 import { Claims } from './app/claims';
 import { CompleteSignIn } from './app/complete-sign-in';
 import { EmailedLinks } from './app/emailed-links';
+import { ExternalSignIn } from './app/external-sign-in';
 import { FeedbackDesk } from './app/feedback';
 import { Invites } from './app/invites';
 import { MagicLinks } from './app/magic-links';
 import { Members } from './app/members';
 import { Passwords } from './app/passwords';
 import { Sessions } from './app/sessions';
+import { OpenIdProvider } from './clients/openid';
 import { authConfig, type AuthConfig } from './config';
 import { authHandlers } from './grpc/handlers';
 import { signInHandlers } from './grpc/sign-in-handlers';
@@ -65,6 +68,14 @@ export const authModule = grpcModule({
         config.RDE_CLI_CLAIM_TTL_MS,
       ),
       invites: new Invites(repositories, mail, clock, config.RDE_DASHBOARD_URL),
+      external: new ExternalSignIn(
+        repositories,
+        complete,
+        clock,
+        config.RDE_AUTH_SECRET ?? randomBytes(32).toString('hex'),
+        googleOf(config),
+        config.RDE_GOOGLE_REDIRECT_URL,
+      ),
       feedback: new FeedbackDesk(repositories, mail, clock, ctx.logger, {
         inbox: config.RDE_SUPPORT_INBOX,
         issueWebhookUrl: config.RDE_ISSUE_WEBHOOK_URL,
@@ -96,4 +107,15 @@ function mailOf(config: AuthConfig, logger: Logger): Mail {
   if (config.RDE_SMTP_URL) return new SmtpMail(config.RDE_SMTP_URL, config.RDE_MAIL_FROM);
   logger.warn('RDE_SMTP_URL is not set: sign-in emails are logged, not sent (development only)');
   return new LoggedMail(logger);
+}
+
+/** The external identity provider when a client id is configured. */
+function googleOf(config: AuthConfig): OpenIdProvider | undefined {
+  if (!config.RDE_GOOGLE_CLIENT_ID) return undefined;
+  return new OpenIdProvider({
+    issuer: config.RDE_GOOGLE_ISSUER,
+    clientId: config.RDE_GOOGLE_CLIENT_ID,
+    clientSecret: config.RDE_GOOGLE_CLIENT_SECRET ?? '',
+    scope: 'openid email',
+  });
 }

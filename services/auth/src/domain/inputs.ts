@@ -42,12 +42,13 @@ export function parseInput<T extends z.ZodTypeAny>(schema: T, input: unknown): z
 
 const optionalText = (max: number) => optional(z.string().max(max));
 
-export const signInRequestInput = z.object({
-  email,
+export const externalSignInInput = z.object({
   cliToken: optionalText(200),
   next: optionalText(2048),
   inviteCode: optionalText(200),
 });
+
+export const signInRequestInput = externalSignInInput.extend({ email });
 
 export const verifyCodeInput = z.object({ email, code: z.string().trim().max(32) });
 

@@ -1,4 +1,4 @@
-import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import baseX from 'base-x';
 import { hashKey } from './api-key';
 
@@ -8,7 +8,7 @@ const base62 = baseX('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv
  * A bearer-grade secret (session, magic link, claim, invite code): a prefix naming what it is,
  * then 256 random bits. Only its hash is ever stored.
  */
-export function mintSecret(prefix: 'rde_ses_' | 'rde_ml_' | 'rde_clm_' | 'rde_inv_' | 'rde_pw_'): string {
+export function mintSecret(prefix: 'rde_ses_' | 'rde_ml_' | 'rde_clm_' | 'rde_inv_' | 'rde_pw_' | 'rde_st_'): string {
   return prefix + base62.encode(randomBytes(32));
 }
 
@@ -36,4 +36,12 @@ export function sameDigest(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');
   const right = Buffer.from(b, 'hex');
   return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * A value derived from an OAuth state with the service's secret (the PKCE verifier, the nonce):
+ * reproducible at the callback, so it is never stored, and unknowable without the secret.
+ */
+export function deriveFromState(secret: string, purpose: 'pkce' | 'nonce', state: string): string {
+  return createHmac('sha256', secret).update(`${purpose}:${state}`).digest('base64url');
 }

@@ -1,6 +1,7 @@
 import type { Handlers } from '@rde/platform';
 import type { signin } from '@rde/proto';
 import type { Claims } from '../app/claims';
+import type { ExternalSignIn } from '../app/external-sign-in';
 import type { FeedbackDesk } from '../app/feedback';
 import type { Invites } from '../app/invites';
 import type { MagicLinks } from '../app/magic-links';
@@ -12,6 +13,7 @@ import {
   parseInput,
   passwordInput,
   signInRequestInput,
+  externalSignInInput,
   supportInput,
   verifyCodeInput,
 } from '../domain/inputs';
@@ -23,13 +25,14 @@ export interface SignInUseCases {
   readonly passwords: Passwords;
   readonly sessions: Sessions;
   readonly claims: Claims;
+  readonly external: ExternalSignIn;
   readonly invites: Invites;
   readonly feedback: FeedbackDesk;
 }
 
 /** Proto ⇄ use-case translation only. */
 export function signInHandlers(useCases: SignInUseCases): Handlers<typeof signin.SignInServiceService> {
-  const { magicLinks, passwords, sessions, claims, invites, feedback } = useCases;
+  const { magicLinks, passwords, sessions, claims, external, invites, feedback } = useCases;
   return {
     async sendMagicLink(request) {
       const input = parseInput(signInRequestInput, request);
@@ -59,6 +62,13 @@ export function signInHandlers(useCases: SignInUseCases): Handlers<typeof signin
     async logout(request) {
       await sessions.revokeBearer(request.token);
       return {};
+    },
+    async startExternalSignIn(request) {
+      const { cliToken, next, inviteCode } = parseInput(externalSignInInput, request);
+      return { authorizationUrl: await external.start({ cliToken, next, inviteCode }, request.redirectUri) };
+    },
+    async finishExternalSignIn(request) {
+      return { result: toSignInResult(await external.finish(request.callbackUrl)) };
     },
     async startClaim(request) {
       return claims.start(request.clientIp);

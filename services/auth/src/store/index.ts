@@ -7,6 +7,7 @@ import { ClaimsRepository } from './claims';
 import { FeedbackRepository } from './feedback';
 import { InvitesRepository } from './invites';
 import { MagicLinksRepository } from './magic-links';
+import { OAuthStatesRepository } from './oauth-states';
 import { SessionsRepository } from './sessions';
 
 export type { ApiKeyDocument } from './api-keys';
@@ -17,6 +18,7 @@ export type { ClaimDocument } from './claims';
 export type { FeedbackDocument } from './feedback';
 export type { InviteDocument } from './invites';
 export type { MagicLinkDocument } from './magic-links';
+export type { OAuthStateDocument } from './oauth-states';
 export type { SessionDocument } from './sessions';
 
 /** The auth service's repositories over its own database. */
@@ -30,6 +32,7 @@ export interface AuthStore {
   readonly claims: ClaimsRepository;
   readonly invites: InvitesRepository;
   readonly feedback: FeedbackRepository;
+  readonly oauthStates: OAuthStatesRepository;
 }
 
 /** Opens every repository, creating its indexes (idempotent, so every replica does it at start). */
@@ -44,5 +47,6 @@ export async function openAuthStore(store: DocumentStore, clock: Clock): Promise
     claims: await ClaimsRepository.open(store),
     invites: await InvitesRepository.open(store),
     feedback: await FeedbackRepository.open(store),
+    oauthStates: await OAuthStatesRepository.open(store),
   };
 }

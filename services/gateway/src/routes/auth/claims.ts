@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { GatewayDependencies } from '../../dependencies';
+import { originOf } from './external';
 import {
   anyBody,
   approveBody,
@@ -101,8 +102,4 @@ export async function claimRoutes(app: FastifyInstance, deps: GatewayDependencie
 
 function approved({ workspaceId }: { workspaceId: string }) {
   return { ok: true, status: 'approved', workspace_id: workspaceId };
-}
-
-function originOf(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
 }

@@ -163,3 +163,14 @@ export const okSchema = {
 } as const;
 
 export const redirectSchema = { type: 'null', description: 'redirect to the sign-in page' } as const;
+
+export const externalStartQuery = {
+  type: 'object',
+  properties: { cli_token: cliToken, next, invite_code: inviteCode },
+} as const;
+
+/** Unbounded on purpose: whatever arrives, a failure bounces to the sign-in page, never a 422. */
+export const externalCallbackQuery = {
+  type: 'object',
+  properties: { state: { type: 'string' }, code: { type: 'string' }, error: { type: 'string' } },
+} as const;
