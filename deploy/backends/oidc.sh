@@ -44,8 +44,8 @@ oidc_start() {
 oidc_ready() { live_pid "$OIDC_PID" "$OIDC_MARKER" >/dev/null && oidc_answers; }
 oidc_version() { node -p "require('$(dirname "$OIDC_SCRIPT")/../node_modules/oidc-provider/package.json').version"; }
 oidc_stop() { stop_pid oidc "$OIDC_PID" "$OIDC_MARKER" 20; }
-oidc_env() {
-  echo "export RDE_GOOGLE_ISSUER=http://$HOST:$OIDC_PORT"
-  echo "export RDE_GOOGLE_CLIENT_ID=$OIDC_CLIENT_ID"
-  echo "export RDE_GOOGLE_CLIENT_SECRET=$OIDC_CLIENT_SECRET"
-}
+# Not RDE_GOOGLE_* themselves: the test command exports every backend's env,
+# and suites decide for themselves whether sign-in with a provider is on.
+# For a local run: RDE_GOOGLE_ISSUER=$RDE_OIDC_ISSUER RDE_GOOGLE_CLIENT_ID=rde-local
+# RDE_GOOGLE_CLIENT_SECRET=rde-local-secret-for-development-only.
+oidc_env() { echo "export RDE_OIDC_ISSUER=http://$HOST:$OIDC_PORT"; }

@@ -11,7 +11,8 @@ describe(`Sign-in: magic link, code and browser sessions (${mode})`, () => {
   let rde: RunningRde;
 
   beforeAll(async () => {
-    rde = await startRde();
+    // No external identity provider here, whatever the environment configures.
+    rde = await startRde({ RDE_GOOGLE_CLIENT_ID: '' });
   });
 
   afterAll(async () => {

@@ -29,6 +29,22 @@ export function authConfig(variables: NodeJS.ProcessEnv) {
       RDE_GOOGLE_REDIRECT_URL: env.url().optional(),
       /** Derives PKCE verifiers and nonces from OAuth states; every auth replica needs the same one. Unset: random per process. */
       RDE_AUTH_SECRET: z.string().min(32).optional(),
+      /**
+       * CRM/ATS providers with OAuth connect, as JSON: {"<provider>": {issuer,
+       * authorization_endpoint, token_endpoint, scope, client_id?, client_secret?}}; the client
+       * pair is the service's managed app. Unset: no provider has OAuth config (404).
+       */
+      RDE_INTEGRATIONS: z
+        .string()
+        .default('{}')
+        .transform((text, context) => {
+          const parsed = vendors.safeParse(safeJson(text));
+          if (parsed.success) return parsed.data;
+          context.addIssue({ code: 'custom', message: `must be a JSON object of providers: ${parsed.error.message}` });
+          return z.NEVER;
+        }),
+      /** AES-256-GCM keys for secrets at rest: `id:base64key[,id:base64key…]`, the first seals. Unset: a random key per process (development only). */
+      RDE_SECRETS_KEYRING: z.string().optional(),
       /** CLI sign-ins one address may start per minute; 0 = no limit. */
       RDE_CLI_START_PER_IP_PER_MINUTE: z.coerce.number().int().min(0).default(0),
     },
@@ -37,3 +53,23 @@ export function authConfig(variables: NodeJS.ProcessEnv) {
 }
 
 export type AuthConfig = ReturnType<typeof authConfig>;
+
+const vendors = z.record(
+  z.string().regex(/^[a-z0-9_]{1,40}$/),
+  z.object({
+    issuer: z.string().url(),
+    authorization_endpoint: z.string().url(),
+    token_endpoint: z.string().url(),
+    scope: z.string().min(1),
+    client_id: z.string().min(1).optional(),
+    client_secret: z.string().min(1).optional(),
+  }),
+);
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

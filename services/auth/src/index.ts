@@ -6,13 +6,17 @@ import { CompleteSignIn } from './app/complete-sign-in';
 import { EmailedLinks } from './app/emailed-links';
 import { ExternalSignIn } from './app/external-sign-in';
 import { FeedbackDesk } from './app/feedback';
+import { Integrations, type Vendor } from './app/integrations';
 import { Invites } from './app/invites';
 import { MagicLinks } from './app/magic-links';
 import { Members } from './app/members';
+import { OAuthStateSecrets } from './app/oauth-state-secrets';
 import { Passwords } from './app/passwords';
 import { Sessions } from './app/sessions';
+import { VendorOAuthClient } from './clients/oauth-vendor';
 import { OpenIdProvider } from './clients/openid';
 import { authConfig, type AuthConfig } from './config';
+import { Keyring } from './domain/sealing';
 import { authHandlers } from './grpc/handlers';
 import { signInHandlers } from './grpc/sign-in-handlers';
 import { AccountService, DEV_OWNER_EMAIL, DEV_WORKSPACE_ID } from './service/accounts';
@@ -45,6 +49,8 @@ export const authModule = grpcModule({
     const sessions = new Sessions(repositories, clock);
     const complete = new CompleteSignIn(repositories, members, sessions, clock);
     const links = new EmailedLinks(repositories, clock);
+    const stateSecrets = new OAuthStateSecrets(config.RDE_AUTH_SECRET ?? randomBytes(32).toString('hex'));
+    const keyring = config.RDE_SECRETS_KEYRING ? new Keyring(config.RDE_SECRETS_KEYRING) : Keyring.ephemeral();
     const signIn = {
       magicLinks: new MagicLinks(
         repositories,
@@ -72,10 +78,11 @@ export const authModule = grpcModule({
         repositories,
         complete,
         clock,
-        config.RDE_AUTH_SECRET ?? randomBytes(32).toString('hex'),
+        stateSecrets,
         googleOf(config),
         config.RDE_GOOGLE_REDIRECT_URL,
       ),
+      integrations: new Integrations(repositories, clock, keyring, stateSecrets, vendorsOf(config)),
       feedback: new FeedbackDesk(repositories, mail, clock, ctx.logger, {
         inbox: config.RDE_SUPPORT_INBOX,
         issueWebhookUrl: config.RDE_ISSUE_WEBHOOK_URL,
@@ -118,4 +125,14 @@ function googleOf(config: AuthConfig): OpenIdProvider | undefined {
     clientSecret: config.RDE_GOOGLE_CLIENT_SECRET ?? '',
     scope: 'openid email',
   });
+}
+
+/** The CRM/ATS providers with OAuth config, each with its client. */
+function vendorsOf(config: AuthConfig): Map<string, Vendor> {
+  return new Map(
+    Object.entries(config.RDE_INTEGRATIONS).map(([provider, declaration]) => [
+      provider,
+      { declaration, client: new VendorOAuthClient(declaration) },
+    ]),
+  );
 }

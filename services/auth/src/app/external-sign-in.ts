@@ -1,10 +1,11 @@
 import { errors, type Clock } from '@rde/platform';
-import { deriveFromState, hashSecret, mintSecret } from '../domain/secrets';
+import { hashSecret, mintSecret } from '../domain/secrets';
 import { allowedNext } from '../domain/sign-in';
-import type { OpenIdProvider, StateSecrets } from '../clients/openid';
+import type { OpenIdProvider } from '../clients/openid';
 import type { AuthStore } from '../store';
 import type { CompleteSignIn, SignedIn } from './complete-sign-in';
 import type { SignInRequest } from './magic-links';
+import type { OAuthStateSecrets } from './oauth-state-secrets';
 
 /** How long the browser may stay at the identity provider. */
 const STATE_TTL_MS = 10 * 60_000;
@@ -18,7 +19,7 @@ export class ExternalSignIn {
     private readonly store: AuthStore,
     private readonly complete: CompleteSignIn,
     private readonly clock: Clock,
-    private readonly secret: string,
+    private readonly stateSecrets: OAuthStateSecrets,
     /** undefined when no identity provider is configured: both steps are 404. */
     private readonly provider: OpenIdProvider | undefined,
     /** The registered callback URL; by default the one the browser reached this deployment at. */
@@ -43,7 +44,7 @@ export class ExternalSignIn {
       expires_at_ms: now + STATE_TTL_MS,
       used_at_ms: null,
     });
-    return provider.authorizationUrl(redirectUri, this.secretsOf(state));
+    return provider.authorizationUrl(redirectUri, this.stateSecrets.of(state));
   }
 
   /** Any failure (unknown or replayed state, provider error, unverified email) is one 400. */
@@ -56,7 +57,7 @@ export class ExternalSignIn {
     // The code was issued for the redirect URI of the start step: the token request names that one.
     const current = new URL(row.redirect_uri);
     current.search = received.search;
-    const identity = await provider.redeem(current, this.secretsOf(state)).catch(() => {
+    const identity = await provider.redeem(current, this.stateSecrets.of(state)).catch(() => {
       throw failed();
     });
     if (!identity.email || !identity.emailVerified) throw failed();
@@ -67,14 +68,6 @@ export class ExternalSignIn {
   private configured(): OpenIdProvider {
     if (!this.provider) throw errors.notFound('External sign-in is not configured');
     return this.provider;
-  }
-
-  private secretsOf(state: string): StateSecrets {
-    return {
-      state,
-      verifier: deriveFromState(this.secret, 'pkce', state),
-      nonce: deriveFromState(this.secret, 'nonce', state),
-    };
   }
 }
 

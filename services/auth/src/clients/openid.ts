@@ -21,7 +21,7 @@ export interface VerifiedIdentity {
 }
 
 /** The only plain-HTTP issuers accepted: a provider on this machine (development and tests). */
-const LOOPBACK = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/;
+export const LOOPBACK = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/;
 
 /**
  * An OpenID provider through `openid-client`: discovery (once, retried after a failure),

@@ -69,3 +69,8 @@ export const feedbackInput = z.object({
 });
 
 export const supportInput = feedbackInput.extend({ email: optional(email) });
+
+export const integrationAppInput = z.object({
+  clientId: z.string().min(1).max(500),
+  clientSecret: z.string().min(1).max(2000),
+});

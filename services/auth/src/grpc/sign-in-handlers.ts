@@ -3,6 +3,7 @@ import type { signin } from '@rde/proto';
 import type { Claims } from '../app/claims';
 import type { ExternalSignIn } from '../app/external-sign-in';
 import type { FeedbackDesk } from '../app/feedback';
+import type { Integrations } from '../app/integrations';
 import type { Invites } from '../app/invites';
 import type { MagicLinks } from '../app/magic-links';
 import type { Passwords } from '../app/passwords';
@@ -14,6 +15,7 @@ import {
   passwordInput,
   signInRequestInput,
   externalSignInInput,
+  integrationAppInput,
   supportInput,
   verifyCodeInput,
 } from '../domain/inputs';
@@ -27,12 +29,13 @@ export interface SignInUseCases {
   readonly claims: Claims;
   readonly external: ExternalSignIn;
   readonly invites: Invites;
+  readonly integrations: Integrations;
   readonly feedback: FeedbackDesk;
 }
 
 /** Proto ⇄ use-case translation only. */
 export function signInHandlers(useCases: SignInUseCases): Handlers<typeof signin.SignInServiceService> {
-  const { magicLinks, passwords, sessions, claims, external, invites, feedback } = useCases;
+  const { magicLinks, passwords, sessions, claims, external, invites, integrations, feedback } = useCases;
   return {
     async sendMagicLink(request) {
       const input = parseInput(signInRequestInput, request);
@@ -69,6 +72,21 @@ export function signInHandlers(useCases: SignInUseCases): Handlers<typeof signin
     },
     async finishExternalSignIn(request) {
       return { result: toSignInResult(await external.finish(request.callbackUrl)) };
+    },
+    async saveIntegrationApp(request, { caller }) {
+      const { clientId, clientSecret } = parseInput(integrationAppInput, request);
+      await integrations.saveApp(required(caller), request.provider, { clientId, clientSecret });
+      return {};
+    },
+    async startIntegration(request, { caller }) {
+      return integrations.start(required(caller), request.provider, request.redirectUri).then(({ url, state }) => ({
+        authorizationUrl: url,
+        state,
+      }));
+    },
+    async finishIntegration(request) {
+      await integrations.finish(request.provider, request.callbackUrl, request.cookieState);
+      return {};
     },
     async startClaim(request) {
       return claims.start(request.clientIp);

@@ -5,6 +5,7 @@ import { Users } from './users';
 import { Workspaces } from './workspaces';
 import { ClaimsRepository } from './claims';
 import { FeedbackRepository } from './feedback';
+import { IntegrationsRepository } from './integrations';
 import { InvitesRepository } from './invites';
 import { MagicLinksRepository } from './magic-links';
 import { OAuthStatesRepository } from './oauth-states';
@@ -16,6 +17,7 @@ export type { UserDocument } from './users';
 export type { WorkspaceDocument } from './workspaces';
 export type { ClaimDocument } from './claims';
 export type { FeedbackDocument } from './feedback';
+export type { IntegrationDocument } from './integrations';
 export type { InviteDocument } from './invites';
 export type { MagicLinkDocument } from './magic-links';
 export type { OAuthStateDocument } from './oauth-states';
@@ -33,6 +35,7 @@ export interface AuthStore {
   readonly invites: InvitesRepository;
   readonly feedback: FeedbackRepository;
   readonly oauthStates: OAuthStatesRepository;
+  readonly integrations: IntegrationsRepository;
 }
 
 /** Opens every repository, creating its indexes (idempotent, so every replica does it at start). */
@@ -48,5 +51,6 @@ export async function openAuthStore(store: DocumentStore, clock: Clock): Promise
     invites: await InvitesRepository.open(store),
     feedback: await FeedbackRepository.open(store),
     oauthStates: await OAuthStatesRepository.open(store),
+    integrations: await IntegrationsRepository.open(store),
   };
 }

@@ -5,6 +5,7 @@ import { billingRoutes } from './billing';
 import { datasetRoutes } from './datasets';
 import { feedbackRoutes } from './feedback';
 import { healthRoutes } from './health';
+import { integrationRoutes } from './integrations';
 import { inviteRoutes } from './invites';
 import { keyRoutes } from './keys';
 import { metaRoutes } from './meta';
@@ -21,4 +22,5 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   authRoutes,
   inviteRoutes,
   feedbackRoutes,
+  integrationRoutes,
 ];
