@@ -15,6 +15,8 @@ export const mode: Mode = process.env.RDE_E2E_MODE === 'distributed' ? 'distribu
 const BIN = path.resolve(__dirname, '../../services/rde/dist/bin.js');
 const SERVICES = ['auth', 'billing', 'catalog', 'waterfall', 'dataset', 'workflow', 'mcp'] as const;
 const GRPC_SERVICES = SERVICES;
+/** Extra node flags for every RDE process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for a benchmark's profile. */
+const NODE_FLAGS = (process.env.RDE_E2E_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 export interface RunningRde {
   readonly baseUrl: string;
@@ -76,7 +78,7 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}): Promise<Runnin
   const output: string[] = [];
   const children = new Map<string, ChildProcess>();
   const launch = (target: string, env: NodeJS.ProcessEnv) => {
-    const child = spawn(process.execPath, [BIN, 'start', `--target=${target}`], {
+    const child = spawn(process.execPath, [...NODE_FLAGS, BIN, 'start', `--target=${target}`], {
       env: { ...inheritedEnv(), RDE_LOG_LEVEL: 'warn', RDE_DRAIN_MS: '1500', ...env, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

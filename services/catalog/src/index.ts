@@ -1,6 +1,6 @@
 import { grpcModule, OutboxRelay } from '@rde/platform';
 import { catalog, protoFileOf } from '@rde/proto';
-import { ToolCalls } from './calls/tool-call';
+import { ToolCalls } from './app/tool-call';
 import { createCatalogClients } from './clients';
 import { catalogConfig } from './config';
 import { Catalog } from './domain/catalog';

@@ -3,7 +3,7 @@ import type { catalog } from '@rde/proto';
 import type { Catalog } from '../domain/catalog';
 import type { JsonObject } from '../domain/parameters';
 import { isObject } from '../domain/rows';
-import type { ToolCalls } from '../calls/tool-call';
+import type { ToolCalls } from '../app/tool-call';
 import { metaView, methodView, toolView } from './views';
 
 export interface CatalogHandlerDependencies {

@@ -3,7 +3,7 @@ import { DATA_PROVIDER_KIND } from '../domain/catalog';
 import { payloadSchemaOf } from '../domain/parameters';
 import { formatCredits, formatUsd } from '../domain/pricing';
 import type { MethodDeclaration, ProviderDeclaration } from '../providers/declaration';
-import type { CallMeta } from '../calls/tool-call';
+import type { CallMeta } from '../app/tool-call';
 
 /** The proto view of a tool with the given methods. */
 export function toolView(
