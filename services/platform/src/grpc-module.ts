@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { env, loadConfig } from './config';
 import type { ModuleContext, RunningModule, ServiceModule } from './module';
 import { GrpcServer, type HostedService } from './grpc/server';
+import { telemetryEnabled } from './telemetry';
 
 /** Where each gRPC service listens unless `RDE_<NAME>_PORT` says otherwise (0 = any free port). */
 export const defaultGrpcPorts: Readonly<Record<string, number>> = {
@@ -61,6 +62,9 @@ export function grpcModule(spec: GrpcModuleSpec): ServiceModule {
         services: runtime.services,
         // In one process the gateway has drained already; only a separate process needs its own window.
         drainMs: ctx.allInOne ? 0 : config.RDE_DRAIN_MS,
+        // All-in-one skips HTTP/2 between its own modules, unless telemetry is on: then every hop stays
+        // on loopback gRPC, where the gRPC instrumentation traces it (decision 0014).
+        inProcess: ctx.allInOne && !telemetryEnabled(ctx.env),
       });
       const address = await server.listen();
       await runtime.startBackground?.();

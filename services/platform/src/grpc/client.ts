@@ -8,6 +8,7 @@ import {
 } from '@grpc/grpc-js';
 import type { Readable } from 'node:stream';
 import { service as healthService } from 'grpc-health-check';
+import { callLocal, localService } from './in-process';
 import { writeCaller, type Caller } from './metadata';
 import { fromServiceError } from './status-codec';
 import type { RequestOf, ResponseOf } from './types';
@@ -52,8 +53,13 @@ export function createClient<D extends ServiceDefinition>(definition: D, options
   const rpc = {} as Record<string, unknown>;
   for (const [method, { responseStream }] of Object.entries(definition)) {
     const call = responseStream ? streamingCall : unaryCall;
-    rpc[method] = (request: unknown, callOptions: CallOptions = {}) =>
-      call(client, method, request, callOptions.deadlineMs ?? options.deadlineMs, callOptions.caller);
+    rpc[method] = (request: unknown, callOptions: CallOptions = {}) => {
+      const deadlineMs = callOptions.deadlineMs ?? options.deadlineMs;
+      // A server of this process that accepts in-process calls answers unary RPCs without HTTP/2 (decision 0014).
+      const local = responseStream ? undefined : localService(options.address, options.serviceName);
+      if (local) return callLocal(local, method, request, callerMetadata(callOptions.caller), deadlineMs);
+      return call(client, method, request, deadlineMs, callOptions.caller);
+    };
   }
   return { rpc: rpc as PromiseClient<D>, close: () => client.close() };
 }
