@@ -32,11 +32,17 @@ export async function paidCall(rde: RunningRde, key: string): Promise<void> {
   if (response.status !== 200) throw new Error(`paid call answered ${response.status}: ${response.text}`);
 }
 
-/** The same people search sent straight to the sandbox's PeopleGraph, as the catalog sends it. */
+/** Where and how the catalog sends the paid call's search to the sandbox's PeopleGraph. */
+const VENDOR_SEARCH = {
+  path: '/pplgraph/v1/people/search',
+  headers: { accept: 'application/json', 'x-api-key': 'sbx-pplgraph-5f2c9a' },
+};
+
+/** One vendor call made directly, as the catalog makes it. */
 export async function vendorCall(rde: RunningRde): Promise<void> {
-  const response = await fetch(`${rde.sandboxUrl}/pplgraph/v1/people/search`, {
+  const response = await fetch(`${rde.sandboxUrl}${VENDOR_SEARCH.path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': 'sbx-pplgraph-5f2c9a' },
+    headers: { 'content-type': 'application/json', ...VENDOR_SEARCH.headers },
     body: JSON.stringify(PAID_CALL_BODY.payload),
   });
   await response.text();
@@ -118,19 +124,68 @@ export function describePercentiles(name: string, milliseconds: number[]): strin
   return `${name}: n=${milliseconds.length} median ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms`;
 }
 
+/** Runs autocannon; any answer that is not 2xx, or any socket error, fails the benchmark. */
+async function autocannonRun(options: autocannon.Options): Promise<autocannon.Result> {
+  const result = await autocannon(options);
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${options.url}: ${result.non2xx} answers not 2xx and ${result.errors} errors under load`);
+  }
+  return result;
+}
+
 /** Requests per second autocannon reaches on one GET for `seconds`, after a one-second warm-up. */
 export async function requestsPerSecond(
   url: string,
   options: { connections: number; seconds: number; headers?: Record<string, string> },
 ): Promise<number> {
   const run = (duration: number) =>
-    autocannon({ url, connections: options.connections, duration, headers: options.headers });
+    autocannonRun({ url, connections: options.connections, duration, headers: options.headers });
   await run(1);
-  const result = await run(options.seconds);
-  if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${url}: ${result.non2xx} answers not 2xx and ${result.errors} errors under load`);
-  }
-  return result.requests.average;
+  return (await run(options.seconds)).requests.average;
+}
+
+/**
+ * `amount` POSTs of the paid call's body at `connections` concurrent connections (autocannon: the
+ * client costs little beside the server), each bearer taken in turn from `keys`; calls per second.
+ */
+export async function postsPerSecond(
+  url: string,
+  options: { connections: number; amount: number; body: unknown; headers?: Record<string, string>; keys?: string[] },
+): Promise<number> {
+  let next = 0;
+  const keys = options.keys ?? [];
+  const result = await autocannonRun({
+    url,
+    method: 'POST',
+    connections: options.connections,
+    amount: options.amount,
+    body: JSON.stringify(options.body),
+    headers: { 'content-type': 'application/json', ...options.headers },
+    requests: [
+      {
+        setupRequest: (request) =>
+          keys.length === 0
+            ? request
+            : { ...request, headers: { ...request.headers, authorization: `Bearer ${keys[next++ % keys.length]}` } },
+      },
+    ],
+  });
+  return (result.requests.total * 1000) / (result.finish.getTime() - result.start.getTime());
+}
+
+/** The paid call at `connections`: `amount` calls spread over `keys`' workspaces. */
+export function paidCallsPerSecond(rde: RunningRde, keys: string[], connections: number, amount: number) {
+  return postsPerSecond(`${rde.baseUrl}/tools/pplgraph/search`, { connections, amount, body: PAID_CALL_BODY, keys });
+}
+
+/** The same people search straight to the sandbox's PeopleGraph, as the catalog sends it. */
+export function vendorCallsPerSecond(rde: RunningRde, connections: number, amount: number) {
+  return postsPerSecond(`${rde.sandboxUrl}${VENDOR_SEARCH.path}`, {
+    connections,
+    amount,
+    body: PAID_CALL_BODY.payload,
+    headers: VENDOR_SEARCH.headers,
+  });
 }
 
 /** A bare fastify answering `GET /` with `{hello: 'world'}`, in its own process like the gateway. */

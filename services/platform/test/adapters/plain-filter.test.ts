@@ -29,6 +29,9 @@ const FILTERS: Filter[] = [
   { 'nested.deep.value': { $gte: 7 } },
   { flag: true },
   { _id: 'c', status: { $eq: 'ready' } },
+  { 'tags.0': { $exists: true } },
+  { 'tags.0': 'x' },
+  { 'tags.1': { $exists: false } },
 ];
 
 describe('plain filters decide as mingo does', () => {
@@ -47,6 +50,7 @@ describe('plain filters decide as mingo does', () => {
 
   test('arrays on the path, $or and document values are left to mingo', () => {
     expect(compilePlainFilter({ tags: 'x' })!(DOCS[0])).toBeUndefined();
+    expect(compilePlainFilter({ 'tags.first': 'x' })!(DOCS[0])).toBeUndefined();
     expect(compilePlainFilter({ $or: [{ status: 'ready' }] })).toBeUndefined();
     expect(compilePlainFilter({ holds: { h1: { amount: 5 } } })).toBeUndefined();
     expect(compilePlainFilter({ status: { $nin: ['ready'] } })).toBeUndefined();

@@ -10,7 +10,7 @@ type Condition = (value: unknown, present: boolean) => boolean | undefined;
  * MongoDB's semantics for the shapes the repositories send most (equality and $eq $ne $gt $gte $lt
  * $lte $in $exists on scalars, dotted paths through plain objects), compiled once per call. Building
  * a mingo Query copies its whole operator table, which dominated the embedded store's profile under
- * load. Anything else (arrays on the path, $or, $nin, nested documents as values) returns undefined
+ * load. Anything else (array elements, $or, $nin, documents or arrays as values) returns undefined
  * from the compiler or the matcher, and mingo decides: one implementation of the edge cases.
  */
 export function compilePlainFilter(filter: Filter): PlainMatcher | undefined {
@@ -32,17 +32,20 @@ export function compilePlainFilter(filter: Filter): PlainMatcher | undefined {
   };
 }
 
-/** The value at a path, or undefined when an array (MongoDB's element matching) lies on the way. */
+/**
+ * The value at a path. An array on the way is entered only by a numeric index (`_outbox.0`);
+ * MongoDB's matching of every element is left to mingo (undefined).
+ */
 function lookUp(doc: unknown, parts: string[]): { value: unknown; present: boolean } | undefined {
   let value = doc;
   for (const part of parts) {
-    if (Array.isArray(value)) return undefined;
+    if (Array.isArray(value) && !/^\d+$/.test(part)) return undefined;
     if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) {
       return { value: undefined, present: false };
     }
     value = (value as Record<string, unknown>)[part];
   }
-  return Array.isArray(value) ? undefined : { value, present: true };
+  return { value, present: true };
 }
 
 function isScalar(value: unknown): value is Scalar {
