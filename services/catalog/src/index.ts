@@ -6,6 +6,7 @@ import { catalogConfig } from './config';
 import { Catalog } from './domain/catalog';
 import { ParameterResolver } from './domain/parameters';
 import { catalogHandlers } from './grpc/handlers';
+import { CatalogViews } from './grpc/views';
 import { RestJsonProviders } from './providers/rest-json';
 import { PROVIDERS } from './providers';
 import { RunRepository } from './store/runs';
@@ -52,7 +53,11 @@ export const catalogModule = grpcModule({
         {
           fullName: 'rde.catalog.v1.CatalogService',
           definition: catalog.CatalogServiceService,
-          handlers: catalogHandlers({ catalog: tools, toolCalls, centsPerCredit: config.RDE_CATALOG_CENTS_PER_CREDIT }),
+          handlers: catalogHandlers({
+            catalog: tools,
+            views: new CatalogViews(PROVIDERS, config.RDE_CATALOG_CENTS_PER_CREDIT),
+            toolCalls,
+          }),
           protoFile: protoFileOf('catalog'),
         },
       ],
