@@ -13,8 +13,9 @@ import { RunRepository } from './store/runs';
 
 export const catalogModule = grpcModule({
   name: 'catalog',
-  // Billing holds the credits and dataset keeps paid rows; the sandbox stands in for the vendors.
-  dependencies: ['billing', 'dataset', 'sandbox'],
+  // Billing holds the credits and dataset keeps paid rows. The vendors are configuration, not a
+  // module: the sandbox is only their development default, looked up when a vendor is first called.
+  dependencies: ['billing', 'dataset'],
   async build(ctx) {
     const config = catalogConfig(ctx.env, PROVIDERS);
     const clock = ctx.backends.clock;
@@ -29,7 +30,7 @@ export const catalogModule = grpcModule({
     });
     const clients = createCatalogClients(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
     const providers = new RestJsonProviders({
-      baseUrl: ctx.addresses.get('sandbox'),
+      baseUrlOf: (provider) => config.baseUrlOf(provider, () => ctx.addresses.get('sandbox')),
       apiKeyOf: config.apiKeyOf,
       timeoutMs: config.RDE_PROVIDER_TIMEOUT_MS,
       connections: config.RDE_PROVIDER_CONNECTIONS,

@@ -32,12 +32,13 @@ export async function startCatalog(): Promise<CatalogUnderTest> {
     new Map([
       ['billing', downstreams.billingAddress],
       ['dataset', downstreams.datasetAddress],
-      ['sandbox', vendor.url],
     ]),
   );
   const running = await catalogModule.start({
     env: {
       RDE_CATALOG_PORT: '0',
+      // PeopleGraph configured as a real vendor would be: its own base URL and key, no sandbox.
+      RDE_PPLGRAPH_BASE_URL: `${vendor.url}/pplgraph`,
       RDE_PPLGRAPH_API_KEY: FAKE_PPLGRAPH_KEY,
       RDE_PROVIDER_TIMEOUT_MS: '300',
       RDE_CATALOG_OUTBOX_POLL_MS: '60000',
