@@ -13,6 +13,7 @@ import { RunRepository } from './store/runs';
 
 export const catalogModule = grpcModule({
   name: 'catalog',
+  defaultPort: 7103,
   // Billing holds the credits and dataset keeps paid rows. The vendors are configuration, not a
   // module: the sandbox is only their development default, looked up when a vendor is first called.
   dependencies: ['billing', 'dataset'],

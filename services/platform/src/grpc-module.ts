@@ -4,17 +4,6 @@ import type { ModuleContext, RunningModule, ServiceModule } from './module';
 import { GrpcServer, type HostedService } from './grpc/server';
 import { telemetryEnabled } from './telemetry';
 
-/** Where each gRPC service listens unless `RDE_<NAME>_PORT` says otherwise (0 = any free port). */
-export const defaultGrpcPorts: Readonly<Record<string, number>> = {
-  auth: 7101,
-  billing: 7102,
-  catalog: 7103,
-  waterfall: 7104,
-  dataset: 7105,
-  workflow: 7106,
-  mcp: 7107,
-};
-
 /** What a gRPC service builds once its backends are connected. */
 export interface ServiceRuntime {
   readonly services: HostedService[];
@@ -27,6 +16,8 @@ export interface ServiceRuntime {
 
 export interface GrpcModuleSpec {
   readonly name: string;
+  /** Where the service listens unless `RDE_<NAME>_PORT` says otherwise (0 = any free port). */
+  readonly defaultPort: number;
   readonly dependencies: readonly string[];
   build(ctx: ModuleContext): Promise<ServiceRuntime>;
 }
@@ -50,8 +41,7 @@ export function grpcModule(spec: GrpcModuleSpec): ServiceModule {
         },
         ctx.env,
       );
-      const fallbackPort = defaultGrpcPorts[spec.name] ?? 0;
-      const port = loadConfig({ [portVariable]: env.port(fallbackPort) }, ctx.env)[portVariable] as number;
+      const port = loadConfig({ [portVariable]: env.port(spec.defaultPort) }, ctx.env)[portVariable] as number;
       const logger = ctx.logger.child({ module: spec.name });
       const runtime = await spec.build({ ...ctx, logger });
       const server = new GrpcServer({

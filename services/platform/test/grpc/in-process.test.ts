@@ -42,7 +42,6 @@ async function startServer(inProcess: boolean) {
   const address = await server.listen();
   const client = createClient(auth.AuthServiceService, {
     address,
-    serviceName: 'rde.auth.v1.AuthService',
     deadlineMs: 200,
   });
   return { server, client, seen };
