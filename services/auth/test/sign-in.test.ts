@@ -72,4 +72,23 @@ describe('sign-in (auth service, embedded adapters)', () => {
     for (const secret of [token, result!.sessionToken, claim.claimId, polled.token]) expect(dump).not.toContain(secret);
     expect(dump).not.toContain(`"${code}"`);
   });
+
+  test('a legacy password account that never proved its email must set a password first', async () => {
+    const email = 'legacy@example.com';
+    const store = await auth.backends.documentStore('rde_auth');
+    await store.collection('users').insertOne({
+      _id: 'usr_legacy',
+      email,
+      created_at_ms: auth.clock.now(),
+      password_hash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g',
+      email_verified: false,
+    });
+    await send(email);
+    const { result } = await rpc.verifyMagicLink({ token: secretsOf(mailTo(email)).token });
+    expect(result).toMatchObject({ kind: 'set_password', sessionToken: '' });
+    const set = await rpc.completePasswordSignup({ token: result!.setPasswordToken, password: 'a new long password' });
+    expect(set.result!.kind).toBe('session');
+    const login = await rpc.passwordLogin({ email, password: 'a new long password', cliToken: '' });
+    expect(login.result!.userId).toBe('usr_legacy');
+  });
 });
