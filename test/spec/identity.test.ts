@@ -139,6 +139,18 @@ describe(`Sign-in: magic link, code and browser sessions (${mode})`, () => {
     expect(reason((await verifyCode(email, '123456')).body)).toBe('unknown');
   });
 
+  test('one address gets at most 5 sign-in emails per 15 minutes: the 6th request is 429 and sends nothing', async () => {
+    const email = freshEmail('flooded');
+    for (let sent = 1; sent <= 5; sent++) {
+      expect((await api(rde, 'POST', '/api/v2/auth/magic-link', { key: null, body: { email } })).status).toBe(200);
+    }
+    const flooded = await api(rde, 'POST', '/api/v2/auth/magic-link', { key: null, body: { email } });
+    expect(flooded.status).toBe(429);
+    expect(flooded.body).toEqual({ detail: expect.any(String) });
+    await nthMailTo(email, 5);
+    expect(await mailsTo(email)).toHaveLength(5);
+  });
+
   test('a malformed magic-link request is 422 and sends nothing', async () => {
     const response = await api(rde, 'POST', '/api/v2/auth/magic-link', { key: null, body: { email: 'not-an-email' } });
     expect(response.status).toBe(422);

@@ -1,10 +1,11 @@
-import type { Clock, KeyValue, Mail } from '@rde/platform';
+import { httpError, type Clock, type KeyValue, type Mail } from '@rde/platform';
 import { hashCode, hashSecret, mintCode, mintSecret, sameDigest } from '../domain/secrets';
 import {
   allowedNext,
   CODE_GUESS_CAP,
   CODE_REQUEST_CAP,
   CODE_WINDOW_MS,
+  EMAIL_SEND_CAP,
   MAGIC_LINK_TTL_MS,
   SET_PASSWORD_TTL_MS,
   WELL_FORMED_CODE,
@@ -43,6 +44,7 @@ export class MagicLinks {
   ) {}
 
   async send(request: SignInRequest): Promise<void> {
+    await this.countSend(request.email);
     const token = mintSecret('rde_ml_');
     const code = mintCode();
     const row = this.row(request, token, 'sign_in', this.ttlMs);
@@ -62,6 +64,7 @@ export class MagicLinks {
 
   /** Emails a set-password link, whether or not the address has an account (the answer is the same). */
   async sendSetPassword(request: SignInRequest): Promise<void> {
+    await this.countSend(request.email);
     const token = mintSecret('rde_pw_');
     const row = this.row(request, token, 'set_password', SET_PASSWORD_TTL_MS);
     const link = new URL(`auth/set-password?token=${encodeURIComponent(token)}`, this.dashboardUrl).toString();
@@ -112,6 +115,13 @@ export class MagicLinks {
       invite_code_hash: from.invite_code_hash,
     });
     return { kind: 'set_password', user, setPasswordToken: token };
+  }
+
+  /** 429 past EMAIL_SEND_CAP emails to one address in the window, counted across replicas. */
+  private async countSend(email: string): Promise<void> {
+    const sent = await this.counters.increment(`sends:${email}`, CODE_WINDOW_MS);
+    if (sent > EMAIL_SEND_CAP)
+      throw httpError(429, { detail: 'Too many emails to this address; try again in 15 minutes' });
   }
 
   private async signIn(row: MagicLinkDocument): Promise<VerifyOutcome> {

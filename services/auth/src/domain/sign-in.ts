@@ -11,6 +11,8 @@ export const CODE_GUESS_CAP = 5;
 /** verify-code requests an email may make within CODE_WINDOW_MS, right or wrong. */
 export const CODE_REQUEST_CAP = 20;
 export const CODE_WINDOW_MS = MAGIC_LINK_TTL_MS;
+/** Sign-in and set-password emails one address may be sent within CODE_WINDOW_MS (no mail bombing). */
+export const EMAIL_SEND_CAP = 5;
 export const WELL_FORMED_CODE = /^\d{6}$/;
 
 /**
