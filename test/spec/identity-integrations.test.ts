@@ -127,20 +127,28 @@ describe(`Integrations: CRM/ATS OAuth connect (${mode})`, () => {
     expect((await api(rde, 'PUT', path('acme_crm', 'credentials'), { key: null, body: OWN })).status).toBe(401);
   });
 
-  (mode === 'distributed' ? test : test.skip)('tokens and client secrets are stored encrypted', async () => {
-    const bearer = await member();
-    await api(rde, 'PUT', path('acme_ats', 'credentials'), { ...bearer, body: OWN });
-    const { back, cookie } = await consent(bearer, 'acme_ats');
-    await callback(back, cookie);
-    const connection = await MongoConnection.connect(process.env.RDE_MONGO_URL!);
-    try {
-      const stored = await connection.store(`${rde.namespace}rde_auth`).collection('integrations').find({});
-      const dump = JSON.stringify(stored);
-      expect(dump).not.toContain(OWN.client_secret);
-      expect(dump).not.toContain('access_token');
-      for (const doc of stored.filter((d) => d.tokens_sealed)) expect(doc.tokens_sealed).toMatch(/^v1\./);
-    } finally {
-      await connection.close();
-    }
-  });
+  (mode === 'distributed' ? test : test.skip)(
+    'tokens and client secrets are stored encrypted; saving credentials again drops the connection',
+    async () => {
+      const bearer = await member();
+      const workspaceId = (await api(rde, 'GET', '/api/v2/me', bearer)).body.workspace.id as string;
+      await api(rde, 'PUT', path('acme_ats', 'credentials'), { ...bearer, body: OWN });
+      const { back, cookie } = await consent(bearer, 'acme_ats');
+      await callback(back, cookie);
+      const connection = await MongoConnection.connect(process.env.RDE_MONGO_URL!);
+      try {
+        const integrations = connection.store(`${rde.namespace}rde_auth`).collection('integrations');
+        const stored = await integrations.find({});
+        const dump = JSON.stringify(stored);
+        expect(dump).not.toContain(OWN.client_secret);
+        expect(dump).not.toContain('access_token');
+        const connected = await integrations.findOne({ _id: `${workspaceId}/acme_ats` });
+        expect(connected?.tokens_sealed).toMatch(/^v1\./);
+        await api(rde, 'PUT', path('acme_ats', 'credentials'), { ...bearer, body: OWN });
+        expect((await integrations.findOne({ _id: `${workspaceId}/acme_ats` }))?.tokens_sealed).toBeNull();
+      } finally {
+        await connection.close();
+      }
+    },
+  );
 });
