@@ -1,7 +1,7 @@
 /** One jest setup for every package; the test command selects suites by path. */
 
 // ESM-only packages that jest's CommonJS runtime cannot require; ts-jest transpiles them.
-const esmOnly = ['cookie'];
+const esmOnly = ['cookie', 'content-disposition'];
 
 module.exports = {
   testEnvironment: 'node',

@@ -65,9 +65,13 @@ export async function billingRoutes(app: FastifyInstance, deps: GatewayDependenc
     {
       schema: {
         tags,
-        produces: ['text/csv'],
         querystring: noQuery,
-        response: { 200: { type: 'string', description: `CSV with a header row: ${LEDGER_COLUMNS.join(', ')}` } },
+        response: {
+          200: {
+            description: `CSV with a header row: ${LEDGER_COLUMNS.join(', ')}`,
+            content: { 'text/csv': { schema: { type: 'string' } } },
+          },
+        },
       },
     },
     async (request, reply) => {
