@@ -23,6 +23,8 @@ const CSV_DEADLINE_MS = 30 * 60_000;
 const tags = ['datasets'];
 /** 400: a `session_id` that is not a `ses_` id. */
 const sessionErrors = errorResponses(400);
+/** 409: the workspace's dataset quotas (count, rows, bytes) have no room for it. */
+const quotaErrors = errorResponses(409);
 
 interface DatasetParams {
   ds_id: string;
@@ -36,7 +38,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
     '/api/v2/datasets',
     {
       bodyLimit: CREATE_BODY_LIMIT_BYTES,
-      schema: { tags, body: createBody, response: { 201: createdSchema, ...sessionErrors } },
+      schema: { tags, body: createBody, response: { 201: createdSchema, ...sessionErrors, ...quotaErrors } },
     },
     async (request, reply) => {
       const { body, caller } = request;
