@@ -71,7 +71,6 @@ describe('gRPC kit', () => {
     const { server, address, seen } = await startServer();
     const client = createClient(auth.AuthServiceService, {
       address,
-      serviceName: 'rde.auth.v1.AuthService',
       deadlineMs: 2000,
     });
     const caller: Caller = {
@@ -101,7 +100,6 @@ describe('gRPC kit', () => {
     const { server, address } = await startServer();
     const client = createClient(auth.AuthServiceService, {
       address,
-      serviceName: 'rde.auth.v1.AuthService',
       deadlineMs: 2000,
     });
     const failure = await client.rpc.resolveBearer({ token: 'crash', workspaceId: '' }).catch((e) => e);
@@ -115,7 +113,6 @@ describe('gRPC kit', () => {
     const { server, address } = await startServer();
     const client = createClient(dataset.DatasetServiceService, {
       address,
-      serviceName: 'rde.dataset.v1.DatasetService',
       deadlineMs: 5000,
     });
     const lines: string[] = [];
@@ -137,7 +134,6 @@ describe('gRPC kit', () => {
     });
     const client = createClient(auth.AuthServiceService, {
       address,
-      serviceName: 'rde.auth.v1.AuthService',
       deadlineMs: 100,
     });
     const failure = await client.rpc.resolveBearer({ token: 'x', workspaceId: '' }).catch((e) => e);
@@ -159,9 +155,8 @@ describe('gRPC kit', () => {
     const clientOf = (idempotent: 'resolveBearer'[]) =>
       createClient(auth.AuthServiceService, {
         address,
-        serviceName: 'rde.auth.v1.AuthService',
         deadlineMs: 3000,
-        idempotent,
+        idempotent, // [] overrides the contract, which marks ResolveBearer idempotent
       });
     const attemptsOf = async (idempotent: 'resolveBearer'[]) => {
       attempts = 0;
@@ -179,11 +174,7 @@ describe('gRPC kit', () => {
 
   test('a gRPC client-side failure (a request that cannot be serialised) never leaks gRPC’s text', async () => {
     const { server, address } = await startServer();
-    const client = createClient(dataset.DatasetServiceService, {
-      address,
-      serviceName: 'rde.dataset.v1.DatasetService',
-      deadlineMs: 2000,
-    });
+    const client = createClient(dataset.DatasetServiceService, { address, deadlineMs: 2000 });
     // int32 offset out of range: ts-proto's writer refuses it before anything is sent.
     const failure = await client.rpc
       .listDatasets({ sessionId: '', page: { offset: 2 ** 31, limit: 10 } })
