@@ -6,6 +6,7 @@ import type { GatewayDependencies } from '../../dependencies';
 import {
   callBody,
   callResult,
+  contractParams,
   listQuery,
   methodContract,
   methodParams,
@@ -62,7 +63,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
 
   app.get<{ Params: { tool: string; method: string } }>(
     '/tools/:tool/:method',
-    { schema: { tags, params: methodParams, response: { 200: methodContract } } },
+    { schema: { tags, params: contractParams, response: { 200: methodContract } } },
     async (request) => {
       const { tool, method } = await catalogClient.getMethod(request.params, { caller: request.caller });
       return contractOf(tool!, method!);

@@ -106,7 +106,7 @@ export const listQuery = {
 
 export const toolParams = {
   type: 'object',
-  properties: { tool: pathParam() },
+  properties: { tool: pathParam({ examples: ['pplgraph', 'pplgraph_search'] }) },
   required: ['tool'],
 } as const;
 
@@ -117,6 +117,19 @@ export const methodParams = {
     method: pathParam(),
   },
   required: ['tool', 'method'],
+} as const;
+
+/**
+ * The same parameters with a real method as the example, for reading its contract. A call's body
+ * is checked against the method's own payload schema (400 `invalid_payload`), which this generic
+ * route cannot declare, so the call route gives no example a fuzzer would fill with a random body.
+ */
+export const contractParams = {
+  ...methodParams,
+  properties: {
+    tool: pathParam({ examples: ['pplgraph'] }),
+    method: pathParam({ examples: ['search'] }),
+  },
 } as const;
 
 export const callBody = {
