@@ -34,6 +34,7 @@ describe('dataset quotas', () => {
     // Another workspace has its own quota.
     expect((await datasets.create(1, bob)).dataset).toBeDefined();
     await datasets.client.deleteDataset({ datasetId: first.dataset.id }, { caller: alice });
+    expect(await datasets.storedRows()).toBe(2); // its rows are gone from the store, not only hidden
     expect((await datasets.create(1)).dataset).toBeDefined();
     await datasets.stop();
   });
