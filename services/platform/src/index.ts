@@ -13,3 +13,4 @@ export * from './grpc';
 export * from './grpc-module';
 export * from './namespaced-backends';
 export * from './outbox';
+export * from './csv';
