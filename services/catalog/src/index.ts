@@ -6,6 +6,7 @@ import { catalogConfig } from './config';
 import { Catalog } from './domain/catalog';
 import { ParameterResolver } from './domain/parameters';
 import { catalogHandlers } from './grpc/handlers';
+import { MeteredProviders } from './providers/metered';
 import { RestJsonProviders } from './providers/rest-json';
 import { PROVIDERS } from './providers';
 import { RunRepository } from './store/runs';
@@ -41,7 +42,7 @@ export const catalogModule = grpcModule({
       resolver,
       runs,
       clients,
-      providers,
+      providers: new MeteredProviders(providers),
       clock,
       logger: ctx.logger,
       holdTtlMs: config.RDE_CATALOG_HOLD_TTL_MS,

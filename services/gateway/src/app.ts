@@ -4,6 +4,7 @@ import { registerErrorHandling } from './errors';
 import { registerValidation } from './validation';
 import type { GatewayDependencies } from './dependencies';
 import { registerAuthentication } from './plugins/authentication';
+import { registerRequestMetrics } from './plugins/request-metrics';
 import { ROUTE_MODULES } from './routes';
 
 const PROBES = new Set(['/health', '/healthz', '/ready']);
@@ -23,6 +24,7 @@ export async function buildGateway(deps: GatewayDependencies): Promise<FastifyIn
       security: [{ bearer: [] }],
     },
   });
+  registerRequestMetrics(app);
   registerValidation(app);
   registerErrorHandling(app);
   registerAuthentication(app, { clients: deps.clients, clock: deps.clock, cacheMs: deps.config.RDE_BEARER_CACHE_MS });

@@ -3,6 +3,7 @@ import type { Logger } from './logger';
 import type { Bus, BusMessage } from './ports/bus';
 import type { Collection, Document, Filter } from './ports/document-store';
 import { sleepUnlessAborted } from './adapters/abortable-sleep';
+import { outboxOldestEventAge, outboxPendingEvents } from './metrics';
 
 /**
  * The transactional outbox. A state document carries its unpublished events in `_outbox`, written
@@ -125,9 +126,13 @@ export class OutboxRelay {
     let published = 0;
     let batchFull = false;
     for (const collection of this.options.collections) {
-      const pending = await collection.find(PENDING, { limit: batchSize });
-      batchFull ||= pending.length === batchSize;
-      for (const doc of pending) published += await this.relay(collection, doc as WithOutbox);
+      const pending = (await collection.find(PENDING, { limit: batchSize })) as WithOutbox[];
+      const full = pending.length === batchSize;
+      batchFull ||= full;
+      // What waits is reported before publishing, so a broker outage shows as a growing backlog.
+      reportBacklog(collection.name, pending);
+      for (const doc of pending) published += await this.relay(collection, doc);
+      if (!full) reportBacklog(collection.name, []);
     }
     return { published, batchFull };
   }
@@ -142,6 +147,14 @@ export class OutboxRelay {
     await collection.updateOne({ _id: doc._id }, { $pullAll: { _outbox: events } });
     return events.length;
   }
+}
+
+/** The backlog gauges of one collection: events seen waiting and the oldest one's age (a full batch is a floor). */
+function reportBacklog(collection: string, pending: WithOutbox[]): void {
+  const events = pending.flatMap((doc) => doc._outbox ?? []);
+  const oldest = Math.min(...events.map((event) => new Date(event.createdAt).getTime()));
+  outboxPendingEvents.set({ collection }, events.length);
+  outboxOldestEventAge.set({ collection }, events.length === 0 ? 0 : Math.max(0, (Date.now() - oldest) / 1000));
 }
 
 /** Consecutive events of one topic, in outbox order: one publish call each, order kept. */
