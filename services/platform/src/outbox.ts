@@ -1,3 +1,4 @@
+import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import { systemClock, type Clock } from './clock';
 import type { Logger } from './logger';
 import type { Bus, BusMessage } from './ports/bus';
@@ -31,6 +32,17 @@ export interface NewOutboxEvent {
   headers?: Record<string, string>;
 }
 
+/**
+ * The active trace context as message headers (`traceparent`), kept with the event so its
+ * publication, whenever the relay gets to it, continues the trace that wrote it. Empty when
+ * telemetry is off.
+ */
+function traceHeaders(): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier;
+}
+
 /** A state document that may hold unpublished events. */
 export type WithOutbox<T extends Document = Document> = T & { _outbox?: OutboxEvent[] };
 
@@ -43,16 +55,20 @@ export function outboxPush(
   clock: Clock = systemClock,
 ): { _outbox: { $each: OutboxEvent[] } } {
   const createdAt = new Date(clock.now());
+  const trace = traceHeaders();
   return {
     _outbox: {
-      $each: events.map(({ id, topic, key, value, headers }) => ({
-        id,
-        topic,
-        key,
-        value: Buffer.from(value).toString('base64'),
-        ...(headers && { headers }),
-        createdAt,
-      })),
+      $each: events.map(({ id, topic, key, value, headers }) => {
+        const withTrace = { ...trace, ...headers };
+        return {
+          id,
+          topic,
+          key,
+          value: Buffer.from(value).toString('base64'),
+          ...(Object.keys(withTrace).length > 0 && { headers: withTrace }),
+          createdAt,
+        };
+      }),
     },
   };
 }
@@ -140,7 +156,9 @@ export class OutboxRelay {
   private async relay(collection: Collection, doc: WithOutbox): Promise<number> {
     const events = doc._outbox ?? [];
     for (const run of runsByTopic(events)) {
-      await this.options.bus.publish(run.topic, run.events.map(toBusMessage));
+      // Published inside the writer's trace, so the consumer's span joins it too.
+      const writer = propagation.extract(ROOT_CONTEXT, run.events[0]!.headers ?? {});
+      await context.with(writer, () => this.options.bus.publish(run.topic, run.events.map(toBusMessage)));
     }
     // $pullAll with the entries exactly as read: FerretDB 1.x takes no condition inside $pull, and
     // entries pushed meanwhile are not equal to any of these, so they stay for the next pass.
