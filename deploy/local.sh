@@ -6,9 +6,10 @@
 #   deploy/local.sh up       build, start everything, print the gateway URL and a fresh owner key
 #   deploy/local.sh logs     follow every process's log, readable (pino-pretty)
 #   deploy/local.sh status   each process and the gateway's readiness
-#   deploy/local.sh down     stop what `up` started (backends only if `up` started them)
+#   deploy/local.sh down     stop what `up` started (of the backends, only those that were down)
 #
 # Ports: the gateway on RDE_LOCAL_PORT (default 18080); gRPC replicas from RDE_LOCAL_PORT + 100.
+# With RDE_MONGO_URL, RDE_KAFKA_BROKERS and RDE_REDIS_URL all set, those servers are used instead.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 state="$root/.rde/local"
@@ -34,14 +35,17 @@ up() {
   if compgen -G "$state/*.pid" >/dev/null; then
     for pid in "$state"/*.pid; do alive "$pid" && { echo "already up; deploy/local.sh status" >&2; exit 1; }; done
   fi
-  mkdir -p "$state" && rm -f "$state"/*.log "$state"/*.pid
+  mkdir -p "$state" && rm -f "$state"/*.log "$state"/*.pid "$state/backends.started"
   "$root/deploy/bootstrap.sh"
-  if "$root/deploy/backends.sh" status >/dev/null 2>&1; then
-    : >"$state/backends.shared"
-  else
-    "$root/deploy/backends.sh" start
+  if [ -z "${RDE_MONGO_URL:-}" ] || [ -z "${RDE_KAFKA_BROKERS:-}" ] || [ -z "${RDE_REDIS_URL:-}" ]; then
+    # Only the backends that were down are started here, and only those are stopped by `down`.
+    "$root/deploy/backends.sh" status 2>/dev/null | awk '$2 != "up" {print $1}' >"$state/backends.started" || true
+    if [ -s "$state/backends.started" ]; then
+      # shellcheck disable=SC2046
+      "$root/deploy/backends.sh" start $(cat "$state/backends.started")
+    fi
+    eval "$("$root/deploy/backends.sh" env)"
   fi
-  eval "$("$root/deploy/backends.sh" env)"
   local -a common=(
     RDE_MONGO_URL="$RDE_MONGO_URL" RDE_KAFKA_BROKERS="$RDE_KAFKA_BROKERS" RDE_REDIS_URL="$RDE_REDIS_URL"
     RDE_NAMESPACE="local_" RDE_SANDBOX_PORT="$((base_port + 10))" RDE_SANDBOX_ADDR="http://127.0.0.1:$((base_port + 10))"
@@ -115,14 +119,14 @@ down() {
     alive "$pid" && kill -KILL "$(cat "$pid")"
     rm -f "$pid"
   done
-  if [ -f "$state/backends.shared" ]; then
-    rm -f "$state/backends.shared"
-  elif [ -d "$state" ]; then
-    "$root/deploy/backends.sh" stop
+  if [ -s "$state/backends.started" ]; then
+    # shellcheck disable=SC2046
+    "$root/deploy/backends.sh" stop $(cat "$state/backends.started")
   fi
+  rm -f "$state/backends.started"
 }
 
 case "${1:-}" in
   up | logs | status | down) "$1" ;;
-  *) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
