@@ -16,10 +16,31 @@ PROMETHEUS_OPERATOR_VERSION=v0.85.0
 # The oldest and newest Kubernetes releases the chart supports.
 KUBERNETES_VERSIONS=(1.30.14 1.34.2)
 
+# helm 3.19 needs Go 1.24 or newer to build.
+GO_TOOLCHAIN=1.24.13
+
 tools="$root/.tools/chart"
 export GOBIN="$tools/bin" GOFLAGS=-mod=mod
 helm="$GOBIN/helm-$HELM_VERSION"
 kubeconform="$GOBIN/kubeconform-$KUBECONFORM_VERSION"
+
+# A Go new enough for helm: the machine's, else the toolchain module from the Go module proxy,
+# fetched with whatever go there is (Debian's golang-go, installed if none).
+ensure_go() {
+  if command -v go >/dev/null && [ "$(printf '%s\n' "go$GO_TOOLCHAIN" "$(go env GOVERSION)" | sort -V | head -n1)" = "go$GO_TOOLCHAIN" ]; then
+    return
+  fi
+  local local_go="$tools/go-$GO_TOOLCHAIN"
+  if [ ! -x "$local_go/bin/go" ]; then
+    command -v go >/dev/null || { echo "chart check: installing Debian's golang-go" >&2; apt-get install -y -qq golang-go >&2; }
+    local module
+    module="$(module_dir golang.org/toolchain "v0.0.1-go$GO_TOOLCHAIN.linux-$(go env GOARCH)")"
+    # Module files are read-only and lose their modes: copy, then mark the tools executable.
+    rm -rf "$local_go" && cp -r "$module" "$local_go" && chmod -R u+w "$local_go"
+    chmod +x "$local_go"/bin/* "$local_go"/pkg/tool/*/*
+  fi
+  export PATH="$local_go/bin:$PATH" GOTOOLCHAIN=local
+}
 
 # Builds a Go command once per version; later runs reuse the binary.
 go_tool() {
@@ -51,6 +72,7 @@ render() {
   "$helm" template rde "$chart" --namespace rde --values "$1"
 }
 
+ensure_go
 go_tool "$helm" helm.sh/helm/v3/cmd/helm "$HELM_VERSION"
 go_tool "$kubeconform" github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION"
 for version in "${KUBERNETES_VERSIONS[@]}"; do schemas_for "$version"; done
