@@ -46,8 +46,10 @@ app.kubernetes.io/instance: {{ $.Release.Name }}
 app.kubernetes.io/component: {{ index . 1 }}
 {{- end -}}
 
+{{/* The image, with a module's own tag when it has one. Call with (list $ tag). */}}
 {{- define "rde.image" -}}
-{{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) -}}
+{{- $ := index . 0 -}}
+{{- printf "%s:%s" $.Values.image.repository (index . 1 | default $.Values.image.tag | default $.Chart.AppVersion) -}}
 {{- end -}}
 
 {{/*
