@@ -5,7 +5,7 @@ const telemetry = startTelemetry('rde');
 
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { ConfigError, createLogger, env, loadConfig, startMetricsServer } from '@rde/platform';
+import { ConfigError, createLogger, env, loadConfig, startMetricsServer, type Logger } from '@rde/platform';
 import { admin, ADMIN_USAGE } from './admin';
 import { backendsFromEnv } from './backends';
 import { migrate, MIGRATE_USAGE, parseMigrateArgs } from './migrate';
@@ -60,11 +60,18 @@ async function start(args: string[]): Promise<void> {
     await started.stop();
     await metrics?.close();
     await backends.close();
-    await telemetry.shutdown();
+    await stopTelemetry(logger);
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** Flushes the last spans; an unreachable collector is reported, never a crash on the way out. */
+async function stopTelemetry(logger: Logger): Promise<void> {
+  await telemetry
+    .shutdown()
+    .catch((error: unknown) => logger.warn({ err: error }, 'telemetry: the last spans could not be exported'));
 }
 
 async function runMigrate(args: string[]): Promise<void> {
@@ -76,7 +83,7 @@ async function runMigrate(args: string[]): Promise<void> {
     logger.info({ modules: migrated }, 'migration done');
   } finally {
     await backends.close();
-    await telemetry.shutdown();
+    await stopTelemetry(logger);
   }
 }
 
