@@ -14,8 +14,8 @@
 
 {{/*
 The architecture's topology, pinned here (docs/ARCHITECTURE: "a service accepts only the callers
-the architecture gives it"): each module's serving port and the modules it calls. Mirrors
-defaultGrpcPorts in services/platform/src/grpc-module.ts.
+the architecture gives it"): each module's serving port and the modules it calls. The ports are
+the modules' own defaults (`defaultPort` in services/<name>/src/index.ts).
 */}}
 {{- define "rde.topology" -}}
 gateway:   {port: 8080, protocol: http, calls: [auth, billing, catalog, waterfall, dataset, workflow, mcp]}
