@@ -24,6 +24,8 @@ export interface RunningRde {
   readonly sandboxUrl: string;
   /** The dev workspace owner's key (RDE_DEV_API_KEY). */
   readonly ownerKey: string;
+  /** The prefix of this run's databases, topics and keys (distributed mode; '' in all-in-one). */
+  readonly namespace: string;
   /** Runs `rde admin …` against this deployment; resolves with its stdout. */
   admin(args: string[]): Promise<string>;
   /** Restarts a stopped module's process with the same configuration (distributed mode). */
@@ -107,7 +109,8 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, runMode: Mode =
     shared[`RDE_${service.toUpperCase()}_ADDR`] = `127.0.0.1:${port}`;
   }
   const targets = runMode === 'all' ? ['all'] : ['sandbox', ...SERVICES, 'gateway'];
-  if (runMode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: `e2e${Date.now()}_` });
+  const namespace = runMode === 'distributed' ? `e2e${Date.now()}_` : '';
+  if (runMode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: namespace });
   for (const target of targets) metricsPorts.set(target, await freePort());
   for (const target of targets) children.set(target, launch(target, shared));
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -115,6 +118,7 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, runMode: Mode =
     baseUrl,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     ownerKey,
+    namespace,
     admin: (args) => runAdmin(args, { ...process.env, ...shared, ...extraEnv }),
     restartModule: async (module) => {
       children.set(module, launch(module, shared));

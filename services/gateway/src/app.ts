@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import { registerErrorHandling } from './errors';
 import { registerValidation } from './validation';
@@ -24,6 +25,7 @@ export async function buildGateway(deps: GatewayDependencies): Promise<FastifyIn
       security: [{ bearer: [] }],
     },
   });
+  await app.register(cookie);
   registerRequestMetrics(app);
   registerValidation(app);
   registerErrorHandling(app);

@@ -6,6 +6,7 @@ export * from './backends';
 export * from './ports/document-store';
 export * from './ports/bus';
 export * from './ports/key-value';
+export * from './ports/mail';
 export * from './adapters';
 export * from './errors';
 export * from './grpc';
