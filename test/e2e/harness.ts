@@ -30,6 +30,8 @@ export interface RunningRde {
   admin(args: string[]): Promise<string>;
   /** Restarts a stopped module's process with the same configuration (distributed mode). */
   restartModule(module: string): Promise<void>;
+  /** The Prometheus endpoint of the process running a module. */
+  metricsUrlOf(module: string): string;
   /** The process running a module (every module shares one in `all` mode). */
   processOf(module: string): ChildProcess;
   stopModule(module: string, signal?: NodeJS.Signals): Promise<void>;
@@ -99,9 +101,12 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, runMode: Mode =
 async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode): Promise<RunningRde> {
   const output: string[] = [];
   const children = new Map<string, ChildProcess>();
+  /** Each process's metrics port, kept across a restart. */
+  const metricsPorts = new Map<string, number>();
   const launch = (target: string, env: NodeJS.ProcessEnv) => {
+    const metrics = { RDE_METRICS_PORT: String(metricsPorts.get(target)), RDE_METRICS_HOST: '127.0.0.1' };
     const child = spawn(process.execPath, [...NODE_FLAGS, BIN, 'start', `--target=${target}`], {
-      env: { ...inheritedEnv(runMode), RDE_LOG_LEVEL: 'warn', RDE_DRAIN_MS: '1500', ...env, ...extraEnv },
+      env: { ...inheritedEnv(runMode), RDE_LOG_LEVEL: 'warn', RDE_DRAIN_MS: '1500', ...metrics, ...env, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (chunk: Buffer) => output.push(`[${target}] ${chunk}`));
@@ -125,6 +130,7 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode): Promise<Ru
   const targets = runMode === 'all' ? ['all'] : ['sandbox', ...SERVICES, 'gateway'];
   const namespace = runMode === 'distributed' ? `e2e${Date.now()}_` : '';
   if (runMode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: namespace });
+  for (const target of targets) metricsPorts.set(target, await freePort());
   for (const target of targets) children.set(target, launch(target, shared));
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const rde: RunningRde = {
@@ -137,6 +143,7 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode): Promise<Ru
       children.set(module, launch(module, shared));
       await waitUntil(async () => (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
     },
+    metricsUrlOf: (module) => `http://127.0.0.1:${metricsPorts.get(runMode === 'all' ? 'all' : module)}/metrics`,
     processOf: (module) => children.get(runMode === 'all' ? 'all' : module)!,
     stopModule: (module, signal = 'SIGTERM') => stopChild(rde.processOf(module), signal),
     stop: async () => {

@@ -9,6 +9,7 @@ import { trackRouteMethods } from './methods';
 import { registerValidation } from './validation';
 import type { GatewayDependencies } from './dependencies';
 import { registerAuthentication } from './plugins/authentication';
+import { registerRequestMetrics } from './plugins/request-metrics';
 import { ROUTE_MODULES } from './routes';
 
 const PROBES = new Set(['/health', '/healthz', '/ready']);
@@ -42,6 +43,7 @@ export async function buildGateway(deps: GatewayDependencies): Promise<FastifyIn
     await docs.register(swaggerUi, { routePrefix: '/docs' });
   });
   registerJsonBodies(app);
+  registerRequestMetrics(app);
   registerValidation(app);
   registerErrorHandling(app, allowedMethods);
   registerAuthentication(app, { clients: deps.clients, clock: deps.clock, cacheMs: deps.config.RDE_BEARER_CACHE_MS });

@@ -14,3 +14,4 @@ export * from './grpc-module';
 export * from './namespaced-backends';
 export * from './outbox';
 export * from './csv';
+export * from './metrics';

@@ -1,7 +1,16 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import pino from 'pino';
 import { auth, dataset, protoFileOf } from '@rde/proto';
-import { createClient, errors, GrpcServer, HealthProbe, RdeError, type Caller, type Handlers } from '../../src';
+import {
+  createClient,
+  errors,
+  GrpcServer,
+  HealthProbe,
+  LIVENESS,
+  RdeError,
+  type Caller,
+  type Handlers,
+} from '../../src';
 
 const logger = pino({ level: 'silent' });
 
@@ -64,6 +73,17 @@ describe('gRPC kit', () => {
     expect(await probe.check()).toBe('NOT_SERVING');
     await stopping;
     expect(await probe.check(300)).toBe('UNREACHABLE');
+    probe.close();
+  });
+
+  test('the liveness service answers SERVING while the process runs, even when not ready and while draining', async () => {
+    const { server, address } = await startServer();
+    const probe = new HealthProbe(address);
+    expect(await probe.check(1000, LIVENESS)).toBe('SERVING');
+    expect(await probe.check()).toBe('NOT_SERVING');
+    const stopping = server.stop();
+    expect(await probe.check(1000, LIVENESS)).toBe('SERVING');
+    await stopping;
     probe.close();
   });
 
