@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { HealthProbe } from '../../services/platform/src/grpc/client';
 
 /**
  * Starts RDE the way a user or an SRE would: the real binary, as child processes. `all` is one
@@ -24,10 +25,18 @@ export interface RunningRde {
   readonly ownerKey: string;
   /** Runs `rde admin …` against this deployment; resolves with its stdout. */
   admin(args: string[]): Promise<string>;
-  /** Restarts a stopped module's process with the same configuration (distributed mode). */
+  /**
+   * Restarts a stopped module's process with the same configuration (distributed mode), then waits
+   * until the gateway is ready, or, for one replica of several, until that replica serves again.
+   */
   restartModule(module: string): Promise<void>;
   /** The process running a module (every module shares one in `all` mode). */
   processOf(module: string): ChildProcess;
+  /**
+   * The names of a module's processes: `billing` alone, or `billing`, `billing/2`, … when it runs
+   * replicated. Each name works wherever a module name does (processOf, stopModule, restartModule).
+   */
+  replicasOf(module: string): string[];
   stopModule(module: string, signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
   logs(): string;
@@ -72,16 +81,28 @@ function productionEnv(): NodeJS.ProcessEnv {
   return {};
 }
 
-export async function startRde(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningRde> {
+export interface StartOptions {
+  /** Processes per gRPC module in distributed mode (default 1), e.g. `{ billing: 2, catalog: 2 }`. */
+  readonly replicas?: Partial<Record<(typeof GRPC_SERVICES)[number], number>>;
+}
+
+/** `billing` for the first replica, `billing/2` for the second, … */
+const replicaName = (module: string, replica: number) => (replica === 1 ? module : `${module}/${replica}`);
+const moduleOf = (name: string) => name.split('/')[0];
+
+export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, options: StartOptions = {}): Promise<RunningRde> {
   const output: string[] = [];
   const children = new Map<string, ChildProcess>();
-  const launch = (target: string, env: NodeJS.ProcessEnv) => {
+  /** Each replica's own env: the gRPC port it binds. */
+  const ownEnv = new Map<string, NodeJS.ProcessEnv>();
+  const launch = (name: string, env: NodeJS.ProcessEnv) => {
+    const target = moduleOf(name);
     const child = spawn(process.execPath, [BIN, 'start', `--target=${target}`], {
-      env: { ...inheritedEnv(), RDE_LOG_LEVEL: 'warn', RDE_DRAIN_MS: '1500', ...env, ...extraEnv },
+      env: { ...inheritedEnv(), RDE_LOG_LEVEL: 'warn', RDE_DRAIN_MS: '1500', ...env, ...ownEnv.get(name), ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.on('data', (chunk: Buffer) => output.push(`[${target}] ${chunk}`));
-    child.stderr!.on('data', (chunk: Buffer) => output.push(`[${target}] ${chunk}`));
+    child.stdout!.on('data', (chunk: Buffer) => output.push(`[${name}] ${chunk}`));
+    child.stderr!.on('data', (chunk: Buffer) => output.push(`[${name}] ${chunk}`));
     return child;
   };
   const gatewayPort = await freePort();
@@ -93,12 +114,23 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}): Promise<Runnin
     RDE_SANDBOX_ADDR: `http://127.0.0.1:${sandboxPort}`,
     RDE_DEV_API_KEY: ownerKey,
   };
+  const replicas = new Map<string, string[]>();
   for (const service of GRPC_SERVICES) {
-    const port = await freePort();
-    shared[`RDE_${service.toUpperCase()}_PORT`] = String(port);
-    shared[`RDE_${service.toUpperCase()}_ADDR`] = `127.0.0.1:${port}`;
+    const count = mode === 'distributed' ? (options.replicas?.[service] ?? 1) : 1;
+    const names: string[] = [];
+    const addresses: string[] = [];
+    for (let replica = 1; replica <= count; replica++) {
+      const port = await freePort();
+      names.push(replicaName(service, replica));
+      addresses.push(`127.0.0.1:${port}`);
+      ownEnv.set(replicaName(service, replica), { [`RDE_${service.toUpperCase()}_PORT`]: String(port) });
+    }
+    replicas.set(service, names);
+    // What a process of this module binds when it has no own port (all-in-one); every client gets the list.
+    shared[`RDE_${service.toUpperCase()}_PORT`] = ownEnv.get(service)![`RDE_${service.toUpperCase()}_PORT`];
+    shared[`RDE_${service.toUpperCase()}_ADDR`] = addresses.join(',');
   }
-  const targets = mode === 'all' ? ['all'] : ['sandbox', ...SERVICES, 'gateway'];
+  const targets = mode === 'all' ? ['all'] : ['sandbox', ...SERVICES.flatMap((s) => replicas.get(s)!), 'gateway'];
   if (mode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: `e2e${Date.now()}_` });
   for (const target of targets) children.set(target, launch(target, shared));
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -110,8 +142,11 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}): Promise<Runnin
     restartModule: async (module) => {
       children.set(module, launch(module, shared));
       await waitUntil(async () => (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
+      const port = ownEnv.get(module)?.[`RDE_${moduleOf(module).toUpperCase()}_PORT`];
+      if (replicas.get(moduleOf(module))!.length > 1) await waitUntil(() => serving(`127.0.0.1:${port}`), 60_000);
     },
     processOf: (module) => children.get(mode === 'all' ? 'all' : module)!,
+    replicasOf: (module) => replicas.get(module as (typeof GRPC_SERVICES)[number]) ?? [module],
     stopModule: (module, signal = 'SIGTERM') => stopChild(rde.processOf(module), signal),
     stop: async () => {
       await Promise.all([...children.values()].map((child) => stopChild(child, 'SIGTERM')));
@@ -125,6 +160,16 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}): Promise<Runnin
     throw new Error(`RDE did not become ready: ${String(error)}\n${rde.logs()}`);
   }
   return rde;
+}
+
+/** Whether the gRPC server at `address` answers its health check SERVING. */
+async function serving(address: string): Promise<boolean> {
+  const probe = new HealthProbe(address);
+  try {
+    return (await probe.check()) === 'SERVING';
+  } finally {
+    probe.close();
+  }
 }
 
 function runAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<string> {

@@ -93,6 +93,13 @@ class InMemoryCollection<T extends Document> implements Collection<T> {
     return this.update(filter, update, {}).result;
   }
 
+  async updateEach(updates: { filter: Filter; update: Update }[]): Promise<number> {
+    return updates.reduce(
+      (matched, { filter, update }) => matched + this.update(filter, update, { limit: 1 }).result.matched,
+      0,
+    );
+  }
+
   async deleteOne(filter: Filter): Promise<number> {
     return this.remove(this.matching(filter, { limit: 1 }));
   }
