@@ -16,6 +16,8 @@ export const mode: Mode = process.env.RDE_E2E_MODE === 'distributed' ? 'distribu
 const BIN = path.resolve(__dirname, '../../services/rde/dist/bin.js');
 const SERVICES = ['auth', 'billing', 'catalog', 'waterfall', 'dataset', 'workflow', 'mcp'] as const;
 const GRPC_SERVICES = SERVICES;
+/** Extra node flags for every RDE process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for a benchmark's profile. */
+const NODE_FLAGS = (process.env.RDE_E2E_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 export interface RunningRde {
   readonly baseUrl: string;
@@ -69,9 +71,9 @@ function unboundPort(): Promise<number> {
 const PRODUCTION_ADAPTERS = ['RDE_MONGO_URL', 'RDE_KAFKA_BROKERS', 'RDE_REDIS_URL'];
 
 /** All-in-one mode means the embedded adapters, whatever servers the test command started. */
-function inheritedEnv(): NodeJS.ProcessEnv {
+function inheritedEnv(runMode: Mode): NodeJS.ProcessEnv {
   const inherited = { ...process.env };
-  if (mode === 'all') for (const name of PRODUCTION_ADAPTERS) delete inherited[name];
+  if (runMode === 'all') for (const name of PRODUCTION_ADAPTERS) delete inherited[name];
   return inherited;
 }
 
@@ -90,15 +92,27 @@ export interface StartOptions {
 const replicaName = (module: string, replica: number) => (replica === 1 ? module : `${module}/${replica}`);
 const moduleOf = (name: string) => name.split('/')[0];
 
-export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, options: StartOptions = {}): Promise<RunningRde> {
+/** Starts RDE in this run's mode, or in `runMode` (a benchmark measures both in one run). */
+export async function startRde(
+  extraEnv: NodeJS.ProcessEnv = {},
+  runMode: Mode = mode,
+  options: StartOptions = {},
+): Promise<RunningRde> {
   const output: string[] = [];
   const children = new Map<string, ChildProcess>();
   /** Each replica's own env: the gRPC port it binds. */
   const ownEnv = new Map<string, NodeJS.ProcessEnv>();
   const launch = (name: string, env: NodeJS.ProcessEnv) => {
     const target = moduleOf(name);
-    const child = spawn(process.execPath, [BIN, 'start', `--target=${target}`], {
-      env: { ...inheritedEnv(), RDE_LOG_LEVEL: 'warn', RDE_DRAIN_MS: '1500', ...env, ...ownEnv.get(name), ...extraEnv },
+    const child = spawn(process.execPath, [...NODE_FLAGS, BIN, 'start', `--target=${target}`], {
+      env: {
+        ...inheritedEnv(runMode),
+        RDE_LOG_LEVEL: 'warn',
+        RDE_DRAIN_MS: '1500',
+        ...env,
+        ...ownEnv.get(name),
+        ...extraEnv,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (chunk: Buffer) => output.push(`[${name}] ${chunk}`));
@@ -116,7 +130,7 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, options: StartO
   };
   const replicas = new Map<string, string[]>();
   for (const service of GRPC_SERVICES) {
-    const count = mode === 'distributed' ? (options.replicas?.[service] ?? 1) : 1;
+    const count = runMode === 'distributed' ? (options.replicas?.[service] ?? 1) : 1;
     const names: string[] = [];
     const addresses: string[] = [];
     for (let replica = 1; replica <= count; replica++) {
@@ -130,8 +144,8 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, options: StartO
     shared[`RDE_${service.toUpperCase()}_PORT`] = ownEnv.get(service)![`RDE_${service.toUpperCase()}_PORT`];
     shared[`RDE_${service.toUpperCase()}_ADDR`] = addresses.join(',');
   }
-  const targets = mode === 'all' ? ['all'] : ['sandbox', ...SERVICES.flatMap((s) => replicas.get(s)!), 'gateway'];
-  if (mode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: `e2e${Date.now()}_` });
+  const targets = runMode === 'all' ? ['all'] : ['sandbox', ...SERVICES.flatMap((s) => replicas.get(s)!), 'gateway'];
+  if (runMode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: `e2e${Date.now()}_` });
   for (const target of targets) children.set(target, launch(target, shared));
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const rde: RunningRde = {
@@ -145,7 +159,7 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, options: StartO
       const port = ownEnv.get(module)?.[`RDE_${moduleOf(module).toUpperCase()}_PORT`];
       if (replicas.get(moduleOf(module))!.length > 1) await waitUntil(() => serving(`127.0.0.1:${port}`), 60_000);
     },
-    processOf: (module) => children.get(mode === 'all' ? 'all' : module)!,
+    processOf: (module) => children.get(runMode === 'all' ? 'all' : module)!,
     replicasOf: (module) => replicas.get(module as (typeof GRPC_SERVICES)[number]) ?? [module],
     stopModule: (module, signal = 'SIGTERM') => stopChild(rde.processOf(module), signal),
     stop: async () => {

@@ -57,6 +57,7 @@ describeDistributed('fault: billing and catalog replicas SIGKILLed and restarted
         RDE_BILLING_REAPER_INTERVAL_MS: '1000',
         RDE_CATALOG_OUTBOX_POLL_MS: '500',
       },
+      mode,
       { replicas: REPLICATED },
     );
     keys = await workspaceKeys(rde, WORKSPACES);

@@ -12,6 +12,7 @@ import { Settlements } from './settlements';
 
 export const billingModule = grpcModule({
   name: 'billing',
+  defaultPort: 7102,
   dependencies: [],
   async build(ctx) {
     const config = billingConfig(ctx.env);

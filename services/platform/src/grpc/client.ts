@@ -9,6 +9,8 @@ import {
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { service as healthService } from 'grpc-health-check';
+import { idempotentMethodsOf, serviceNameOf } from './contracts';
+import { callLocal, localService } from './in-process';
 import { writeCaller, type Caller } from './metadata';
 import { fromServiceError } from './status-codec';
 import type { RequestOf, ResponseOf } from './types';
@@ -32,11 +34,12 @@ export type PromiseClient<D extends ServiceDefinition> = {
 export interface ClientOptions<D extends ServiceDefinition> {
   /** One `host:port`, or a comma-separated list of replicas' `ip:port` (see `channelTarget`). */
   readonly address: string;
-  /** Fully qualified service name, e.g. `rde.auth.v1.AuthService`. */
-  readonly serviceName: string;
   /** Every call gets a deadline; this is the default. */
   readonly deadlineMs: number;
-  /** Only these RPCs are retried (on UNAVAILABLE), because only they are safe to repeat. */
+  /**
+   * Only these RPCs are retried (on UNAVAILABLE), because only they are safe to repeat. By default
+   * the ones the contract marks with `idempotency_level` (decision 0015).
+   */
   readonly idempotent?: readonly (keyof D & string)[];
 }
 
@@ -46,16 +49,23 @@ export interface ServiceClient<D extends ServiceDefinition> {
 }
 
 export function createClient<D extends ServiceDefinition>(definition: D, options: ClientOptions<D>): ServiceClient<D> {
-  const Constructor = makeGenericClientConstructor(definition, options.serviceName);
+  const serviceName = serviceNameOf(definition);
+  const idempotent = options.idempotent ?? idempotentMethodsOf(definition);
+  const Constructor = makeGenericClientConstructor(definition, serviceName);
   const client = new Constructor(channelTarget(options.address), credentials.createInsecure(), {
     ...REPLICA_CHANNEL_OPTIONS,
-    'grpc.service_config': JSON.stringify({ ...ROUND_ROBIN, ...retryConfig(definition, options) }),
+    'grpc.service_config': JSON.stringify({ ...ROUND_ROBIN, ...retryConfig(definition, serviceName, idempotent) }),
   });
   const rpc = {} as Record<string, unknown>;
   for (const [method, { responseStream }] of Object.entries(definition)) {
     const call = responseStream ? streamingCall : unaryCall;
-    rpc[method] = (request: unknown, callOptions: CallOptions = {}) =>
-      call(client, method, request, callOptions.deadlineMs ?? options.deadlineMs, callOptions.caller);
+    rpc[method] = (request: unknown, callOptions: CallOptions = {}) => {
+      const deadlineMs = callOptions.deadlineMs ?? options.deadlineMs;
+      // A server of this process that accepts in-process calls answers unary RPCs without HTTP/2 (decision 0014).
+      const local = responseStream ? undefined : localService(options.address, serviceName);
+      if (local) return callLocal(local, method, request, callerMetadata(callOptions.caller), deadlineMs);
+      return call(client, method, request, deadlineMs, callOptions.caller);
+    };
   }
   return { rpc: rpc as PromiseClient<D>, close: () => client.close() };
 }
@@ -128,9 +138,13 @@ const REPLICA_CHANNEL_OPTIONS = {
  * that fails UNAVAILABLE on a replica that died is retried, and round_robin sends the retry to a
  * replica that is still ready.
  */
-function retryConfig<D extends ServiceDefinition>(definition: D, options: ClientOptions<D>) {
-  const names = (options.idempotent ?? []).map((method) => ({
-    service: options.serviceName,
+function retryConfig<D extends ServiceDefinition>(
+  definition: D,
+  serviceName: string,
+  idempotent: readonly (keyof D & string)[],
+) {
+  const names = idempotent.map((method) => ({
+    service: serviceName,
     method: definition[method].path.split('/').pop(),
   }));
   if (names.length === 0) return { methodConfig: [] };
