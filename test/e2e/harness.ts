@@ -25,6 +25,8 @@ export interface RunningRde {
   readonly sandboxUrl: string;
   /** The dev workspace owner's key (RDE_DEV_API_KEY). */
   readonly ownerKey: string;
+  /** The prefix of this run's databases, topics and keys (distributed mode; '' in all-in-one). */
+  readonly namespace: string;
   /** Runs `rde admin …` against this deployment; resolves with its stdout. */
   admin(args: string[]): Promise<string>;
   /**
@@ -92,12 +94,31 @@ export interface StartOptions {
 const replicaName = (module: string, replica: number) => (replica === 1 ? module : `${module}/${replica}`);
 const moduleOf = (name: string) => name.split('/')[0];
 
-/** Starts RDE in this run's mode, or in `runMode` (a benchmark measures both in one run). */
+/** A start that failed because a port found free was bound by another process before RDE bound it. */
+class PortTaken extends Error {}
+
+/**
+ * Starts RDE in this run's mode, or in `runMode` (a benchmark measures both in one run), on ports
+ * found free. Every process must know every address before it starts (distributed mode), so ports
+ * are chosen up front; another process on the machine may bind one between the check and RDE's
+ * bind. Such a start fails with EADDRINUSE and is made again on fresh ports, so a parallel test run
+ * never breaks this one.
+ */
 export async function startRde(
   extraEnv: NodeJS.ProcessEnv = {},
   runMode: Mode = mode,
   options: StartOptions = {},
 ): Promise<RunningRde> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(extraEnv, runMode, options);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
+    }
+  }
+}
+
+async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: StartOptions): Promise<RunningRde> {
   const output: string[] = [];
   const children = new Map<string, ChildProcess>();
   /** Each replica's own env: the gRPC port it binds. */
@@ -145,13 +166,15 @@ export async function startRde(
     shared[`RDE_${service.toUpperCase()}_ADDR`] = addresses.join(',');
   }
   const targets = runMode === 'all' ? ['all'] : ['sandbox', ...SERVICES.flatMap((s) => replicas.get(s)!), 'gateway'];
-  if (runMode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: `e2e${Date.now()}_` });
+  const namespace = runMode === 'distributed' ? `e2e${Date.now()}_` : '';
+  if (runMode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: namespace });
   for (const target of targets) children.set(target, launch(target, shared));
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const rde: RunningRde = {
     baseUrl,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     ownerKey,
+    namespace,
     admin: (args) => runAdmin(args, { ...process.env, ...shared, ...extraEnv }),
     restartModule: async (module) => {
       children.set(module, launch(module, shared));
@@ -167,11 +190,14 @@ export async function startRde(
     },
     logs: () => output.join(''),
   };
+  const exited = () => [...children.values()].some((child) => child.exitCode !== null || child.signalCode !== null);
   try {
-    await waitUntil(async () => (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
+    await waitUntil(async () => exited() || (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
+    if (exited()) throw new Error('a process exited before RDE was ready');
   } catch (error) {
     await rde.stop();
-    throw new Error(`RDE did not become ready: ${String(error)}\n${rde.logs()}`);
+    const failure = `RDE did not become ready: ${String(error)}\n${rde.logs()}`;
+    throw rde.logs().includes('EADDRINUSE') ? new PortTaken(failure) : new Error(failure);
   }
   return rde;
 }
