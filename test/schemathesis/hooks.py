@@ -3,8 +3,8 @@
 Generic over /openapi.json, so a route added later is covered without a change here:
 - the fuzzer never spends credits: every operation whose request body declares `dry_run` is a paid
   one, and each generated object body is sent with `dry_run: true`;
-- the run never revokes the key it authenticates with (its id is in RDE_ST_KEY_ID): every later
-  case would only see 401;
+- the run never revokes the key it authenticates with (its id is in RDE_ST_KEY_ID; logout is not
+  fuzzed at all, see schemathesis.toml): every later case would only see 401;
 - CSV responses are read as text, so their schema (a string) is checked too.
 """
 

@@ -15,6 +15,9 @@ export const BODY_MAX_DEPTH = 64;
 /** Page offsets and limits travel as int32 in gRPC: nothing larger reaches a service. */
 export const INT32_MAX = 2_147_483_647;
 
+/** A list route's `offset`: bounded so no value past a protobuf int32 reaches a service. */
+export const pageOffset = { type: 'integer', minimum: 0, maximum: INT32_MAX, default: 0 } as const;
+
 /**
  * Any JSON object a client sends as data (a row, a tool payload). A `__proto__` key is refused
  * (see body.ts), so the schema says so; the parser refuses it at every depth.

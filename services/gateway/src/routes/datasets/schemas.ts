@@ -1,6 +1,6 @@
 /** JSON schemas of the dataset routes: they validate requests (422 on failure) and feed /openapi.json. */
 
-import { INT32_MAX, jsonObject, pathParam, sessionId } from '../../contract';
+import { jsonObject, pageOffset, pathParam, sessionId } from '../../contract';
 
 /** A POST stays under gRPC's default 4 MiB message once its rows are re-encoded for the dataset service. */
 export const CREATE_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -53,7 +53,7 @@ export const datasetParams = {
   required: ['ds_id'],
 } as const;
 
-const offset = { type: 'integer', minimum: 0, maximum: INT32_MAX, default: 0 } as const;
+const offset = pageOffset;
 
 export const listQuery = {
   type: 'object',
