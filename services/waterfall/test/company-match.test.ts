@@ -22,11 +22,11 @@ describe('company verification', () => {
     ['Gate Analytics', 'Golden Gate Analytics', false, 'words in the middle are not a prefix'],
     ['Hooli', 'Hoolie', false, 'one word is never a prefix of another'],
     ['AT&T', 'AT and T', true, '& reads as and'],
-  ])('%s vs %s → %s (%s)', (requested, result, expected) => {
+  ])('%s vs %s → %s (%s)', (requested, result, expected, _why) => {
     expect(matchesCompanyName(requested, result)).toBe(expected);
   });
 
-  test.each([
+  test.each<[string, string, string | undefined, boolean, string]>([
     ['acmelabs.com', 'Acme Labs', undefined, true, 'a domain brand is the name run together'],
     ['https://www.acmelabs.com/', 'Acme Labs', undefined, true, 'a website is read as its domain'],
     ['acme.com', 'Acme Labs', undefined, false, 'a shorter brand is another company'],
@@ -34,7 +34,7 @@ describe('company verification', () => {
     ['acmeinc.com', 'Acme Inc', undefined, true, 'the legal form is part of the run-together name'],
     ['globex.com', 'Initech', 'initech.com', false, 'the result’s own domain decides first'],
     ['initech.com', 'Initech Software', 'https://www.initech.com', true, 'the result’s domain has the brand'],
-  ])('domain %s vs %s (%s) → %s (%s)', (domain, company, resultDomain, expected) => {
+  ])('domain %s vs %s (%s) → %s (%s)', (domain, company, resultDomain, expected, _why) => {
     expect(matchesCompanyDomain(domain, company, resultDomain)).toBe(expected);
   });
 
