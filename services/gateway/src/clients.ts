@@ -1,6 +1,5 @@
-import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
+import { clientSet, type AddressBook, type ServiceClient } from '@rde/platform';
 import { auth, billing, catalog, dataset, waterfall } from '@rde/proto';
-import type { ServiceDefinition } from '@grpc/grpc-js';
 
 /**
  * One promise-wrapped gRPC client per downstream, addressed through the address book. Only the
@@ -16,17 +15,7 @@ export interface Clients {
 }
 
 export function createClients(addresses: AddressBook, deadlineMs: number): Clients {
-  const opened: { close(): void }[] = [];
-  const connect = <D extends ServiceDefinition>(
-    service: string,
-    definition: D,
-    serviceName: string,
-    idempotent: (keyof D & string)[],
-  ) => {
-    const client = createClient(definition, { address: addresses.get(service), serviceName, deadlineMs, idempotent });
-    opened.push(client);
-    return client.rpc;
-  };
+  const { connect, close } = clientSet(addresses, deadlineMs);
   return {
     auth: connect('auth', auth.AuthServiceService, 'rde.auth.v1.AuthService', [
       'resolveBearer',
@@ -54,6 +43,6 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
     ]),
     // A search holds and spends credits: never retried.
     waterfall: connect('waterfall', waterfall.WaterfallServiceService, 'rde.waterfall.v1.WaterfallService', []),
-    close: () => opened.forEach((client) => client.close()),
+    close,
   };
 }

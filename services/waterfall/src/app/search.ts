@@ -105,7 +105,7 @@ export class PeopleSearch {
       charges: walk.charges,
       datasetId: persisted,
       rowCount: persisted ? rows.length : undefined,
-      steps: walk.steps,
+      fields: { steps: walk.steps },
     });
     return {
       result: { results: rows, steps: walk.steps, hit: rows.length > 0 },

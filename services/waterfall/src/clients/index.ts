@@ -1,4 +1,4 @@
-import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
+import { clientSet, type AddressBook, type ServiceClient } from '@rde/platform';
 import { billing, catalog, dataset } from '@rde/proto';
 
 export type BillingClient = ServiceClient<typeof billing.BillingServiceService>['rpc'];
@@ -18,27 +18,19 @@ export interface WaterfallClients {
  * all are safe to retry on another replica.
  */
 export function createWaterfallClients(addresses: AddressBook, deadlineMs: number): WaterfallClients {
-  const opened: { close(): void }[] = [];
-  const connect = <D extends Parameters<typeof createClient>[0]>(
-    service: string,
-    definition: D,
-    serviceName: string,
-    idempotent: (keyof D & string)[],
-  ) => {
-    const client = createClient(definition, { address: addresses.get(service), serviceName, deadlineMs, idempotent });
-    opened.push(client);
-    return client.rpc;
-  };
+  const clients = clientSet(addresses, deadlineMs);
   return {
-    billing: connect('billing', billing.BillingServiceService, 'rde.billing.v1.BillingService', [
+    billing: clients.connect('billing', billing.BillingServiceService, 'rde.billing.v1.BillingService', [
       'reserve',
       'getBalance',
     ]),
-    catalog: connect('catalog', catalog.CatalogServiceService, 'rde.catalog.v1.CatalogService', [
+    catalog: clients.connect('catalog', catalog.CatalogServiceService, 'rde.catalog.v1.CatalogService', [
       'getWaterfall',
       'invokeProvider',
     ]),
-    dataset: connect('dataset', dataset.DatasetServiceService, 'rde.dataset.v1.DatasetService', ['createDataset']),
-    close: () => opened.forEach((client) => client.close()),
+    dataset: clients.connect('dataset', dataset.DatasetServiceService, 'rde.dataset.v1.DatasetService', [
+      'createDataset',
+    ]),
+    close: () => clients.close(),
   };
 }
