@@ -3,7 +3,7 @@ import { auth, billing, catalog, dataset, waterfall } from '@rde/proto';
 
 /**
  * One promise-wrapped gRPC client per downstream, addressed through the address book. Only the
- * RPCs listed as idempotent are retried.
+ * RPCs their contracts mark idempotent are retried.
  */
 export interface Clients {
   readonly auth: ServiceClient<typeof auth.AuthServiceService>['rpc'];
@@ -17,32 +17,12 @@ export interface Clients {
 export function createClients(addresses: AddressBook, deadlineMs: number): Clients {
   const { connect, close } = clientSet(addresses, deadlineMs);
   return {
-    auth: connect('auth', auth.AuthServiceService, 'rde.auth.v1.AuthService', [
-      'resolveBearer',
-      'getWorkspace',
-      'listKeys',
-      'revokeKey',
-    ]),
-    billing: connect('billing', billing.BillingServiceService, 'rde.billing.v1.BillingService', [
-      'listPlans',
-      'getPlanState',
-      'getBalance',
-      'listLedger',
-      'reserve',
-    ]),
-    catalog: connect('catalog', catalog.CatalogServiceService, 'rde.catalog.v1.CatalogService', [
-      'listTools',
-      'getTool',
-      'getMethod',
-    ]),
-    dataset: connect('dataset', dataset.DatasetServiceService, 'rde.dataset.v1.DatasetService', [
-      'listDatasets',
-      'getDataset',
-      'getRows',
-      'exportCsv',
-    ]),
-    // A search holds and spends credits: never retried.
-    waterfall: connect('waterfall', waterfall.WaterfallServiceService, 'rde.waterfall.v1.WaterfallService', []),
+    auth: connect('auth', auth.AuthServiceService),
+    billing: connect('billing', billing.BillingServiceService),
+    catalog: connect('catalog', catalog.CatalogServiceService),
+    dataset: connect('dataset', dataset.DatasetServiceService),
+    // SearchPeople holds and spends credits: its contract does not mark it idempotent, so it is never retried.
+    waterfall: connect('waterfall', waterfall.WaterfallServiceService),
     close,
   };
 }

@@ -1,10 +1,7 @@
-import { billingEvents } from '@rde/proto';
+import { billingEvents, topics } from '@rde/proto';
 import type { Clock } from './clock';
 import { outboxPush, type NewOutboxEvent } from './outbox';
 import type { Collection } from './ports/document-store';
-
-/** Billing's settlement topic (billing events.proto), keyed by workspace id. */
-export const SETTLEMENTS_TOPIC = 'billing.settlements';
 
 /** One charge of a run: deterministic id (decision 0004), exact millicredits. */
 export interface PaidRunCharge {
@@ -43,7 +40,7 @@ export function finalSettlementEvent(settlement: FinalSettlement): NewOutboxEven
     final: true,
     createdAtMs: settlement.createdAtMs,
   }).finish();
-  return { id: settlement.settlementId, topic: SETTLEMENTS_TOPIC, key: settlement.workspaceId, value };
+  return { id: settlement.settlementId, topic: topics.SETTLEMENTS, key: settlement.workspaceId, value };
 }
 
 export type PaidRunStatus = 'running' | 'succeeded' | 'failed';

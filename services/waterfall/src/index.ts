@@ -9,6 +9,7 @@ import { RunRepository } from './store/runs';
 
 export const waterfallModule = grpcModule({
   name: 'waterfall',
+  defaultPort: 7104,
   // Catalog calls the vendors, billing holds the credits, dataset keeps paid rows.
   dependencies: ['catalog', 'billing', 'dataset'],
   async build(ctx) {

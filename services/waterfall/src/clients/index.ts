@@ -13,24 +13,16 @@ export interface WaterfallClients {
 }
 
 /**
- * The waterfall's downstreams. Reserve is idempotent by hold id, CreateDataset by the dataset id
- * derived from the run id, InvokeProvider by the invocation id derived from run, step and page:
- * all are safe to retry on another replica.
+ * The waterfall's downstreams. Their contracts mark what is retried: Reserve (idempotent by hold
+ * id), CreateDataset (by the dataset id derived from the run id), InvokeProvider (by the invocation
+ * id derived from run, step and request) and the reads.
  */
 export function createWaterfallClients(addresses: AddressBook, deadlineMs: number): WaterfallClients {
   const clients = clientSet(addresses, deadlineMs);
   return {
-    billing: clients.connect('billing', billing.BillingServiceService, 'rde.billing.v1.BillingService', [
-      'reserve',
-      'getBalance',
-    ]),
-    catalog: clients.connect('catalog', catalog.CatalogServiceService, 'rde.catalog.v1.CatalogService', [
-      'getWaterfall',
-      'invokeProvider',
-    ]),
-    dataset: clients.connect('dataset', dataset.DatasetServiceService, 'rde.dataset.v1.DatasetService', [
-      'createDataset',
-    ]),
+    billing: clients.connect('billing', billing.BillingServiceService),
+    catalog: clients.connect('catalog', catalog.CatalogServiceService),
+    dataset: clients.connect('dataset', dataset.DatasetServiceService),
     close: () => clients.close(),
   };
 }
