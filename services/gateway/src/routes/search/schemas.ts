@@ -4,9 +4,9 @@
  * so other callers of its RPC get the same answers.
  */
 
-const anyObject = { type: 'object', additionalProperties: true } as const;
+import { jsonObject, pathParam, sessionId } from '../../contract';
 
-export const errorBody = anyObject;
+const anyObject = jsonObject();
 
 const text = { type: 'string', maxLength: 500 } as const;
 
@@ -17,7 +17,12 @@ const filterValue = {
     { type: 'number' },
     { type: 'boolean' },
     { type: 'array', maxItems: 100, items: { anyOf: [text, { type: 'number' }] } },
-    { type: 'object', maxProperties: 10, additionalProperties: { anyOf: [text, { type: 'number' }] } },
+    {
+      type: 'object',
+      maxProperties: 10,
+      additionalProperties: { anyOf: [text, { type: 'number' }] },
+      propertyNames: { not: { const: '__proto__' } },
+    },
   ],
 } as const;
 
@@ -34,6 +39,7 @@ const envelope = {
     type: 'object',
     maxProperties: 40,
     additionalProperties: filterValue,
+    propertyNames: { not: { const: '__proto__' } },
     description: 'filters; an explicit query wins over the same filter given flat at the top level',
   },
   coverage: {
@@ -51,7 +57,7 @@ const envelope = {
   },
   dry_run: { type: 'boolean', description: 'the chain that would run and its worst case; no vendor call, no charge' },
   preview: { type: 'boolean', description: 'the same as dry_run' },
-  session_id: { type: 'string', maxLength: 200 },
+  session_id: sessionId,
   workflow_run_id: { type: 'string', maxLength: 200 },
 } as const;
 
@@ -61,6 +67,7 @@ export const searchBody = {
   properties: envelope,
   maxProperties: 60,
   additionalProperties: filterValue,
+  propertyNames: { not: { const: '__proto__' } },
 } as const;
 
 /** POST /tools/people_search: the search as a tool takes `payload` (the same body) and `dry_run`. */
@@ -76,7 +83,7 @@ export const toolBody = {
 
 export const capabilityParams = {
   type: 'object',
-  properties: { capability: { type: 'string', enum: ['people_search'] } },
+  properties: { capability: pathParam({ enum: ['people_search'] }) },
   required: ['capability'],
 } as const;
 
