@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { Query } from 'mingo';
 import { createUpdater } from 'mingo/updater';
 import {
@@ -15,6 +14,7 @@ import {
 } from '../../ports/document-store';
 import { getOrCreate } from '../get-or-create';
 import { compilePlainFilter, sortPlain } from './plain-filter';
+import { applyPlainOperator } from './plain-update';
 import { withUpsertId } from '../upsert-id';
 
 /** mingo applies one operator per call; deep cloning keeps the caller's update values out of the store. */
@@ -265,53 +265,18 @@ function isOperatorObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && Object.keys(value).some((key) => key.startsWith('$'));
 }
 
-/**
- * `$pullAll` on arrays reached through plain objects, without mingo (which compiles an `$in` query
- * per call: the outbox relay's removal of published events dominated its share of the profile).
- * Whether it changed anything, or undefined when a path is not that simple, for mingo to apply.
- */
-function pullAllPlain(doc: Record<string, unknown>, argument: Record<string, unknown[]>): boolean | undefined {
-  const targets: [Record<string, unknown>, string, unknown[]][] = [];
-  for (const [path, values] of Object.entries(argument)) {
-    const parts = path.split('.');
-    const parent = parts
-      .slice(0, -1)
-      .reduce<unknown>((value, part) => (isPlainObject(value) ? value[part] : undefined), doc);
-    const field = parts[parts.length - 1];
-    if (!isPlainObject(parent) || !Array.isArray(values)) return undefined;
-    const current = parent[field];
-    if (current === undefined) continue;
-    if (!Array.isArray(current)) return undefined;
-    targets.push([parent, field, values]);
-  }
-  let changed = false;
-  for (const [parent, field, values] of targets) {
-    const current = parent[field] as unknown[];
-    const kept = current.filter((item) => !values.some((value) => isDeepStrictEqual(item, value)));
-    if (kept.length !== current.length) {
-      parent[field] = kept;
-      changed = true;
-    }
-  }
-  return changed;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Applies each operator in turn; `$setOnInsert` only when inserting. Returns whether anything changed. */
 function applyUpdate(doc: Record<string, unknown>, update: Update, inserting: boolean): boolean {
   let changed = false;
   for (const [operator, argument] of Object.entries(update)) {
     if (argument === undefined) continue;
     if (operator === '$setOnInsert' && !inserting) continue;
-    const pulled = operator === '$pullAll' ? pullAllPlain(doc, argument as Record<string, unknown[]>) : undefined;
-    if (pulled !== undefined) {
-      changed ||= pulled;
+    const effective = operator === '$setOnInsert' ? '$set' : operator;
+    const plain = applyPlainOperator(doc, effective, argument as Record<string, unknown>);
+    if (plain !== undefined) {
+      changed ||= plain;
       continue;
     }
-    const effective = operator === '$setOnInsert' ? '$set' : operator;
     if (applyOperator(doc, { [effective]: argument } as Parameters<typeof applyOperator>[1]).length > 0) changed = true;
   }
   return changed;
