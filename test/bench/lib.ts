@@ -144,21 +144,32 @@ export async function requestsPerSecond(
   return (await run(options.seconds)).requests.average;
 }
 
+/** Calls per second answered 2xx, and how many calls were not (an answer other than 2xx, or none). */
+export interface PostRate {
+  readonly perSecond: number;
+  readonly failed: number;
+}
+
+/** " (N failed)" after a figure whose run had failures, else nothing. */
+export const failures = (rate: PostRate) => (rate.failed > 0 ? ` (${rate.failed} failed)` : '');
+
 /**
  * `amount` POSTs of the paid call's body at `connections` concurrent connections (autocannon: the
- * client costs little beside the server), each bearer taken in turn from `keys`; calls per second.
+ * client costs little beside the server), each bearer taken in turn from `keys`. A loaded machine
+ * may make calls fail or time out (after two minutes): they are counted, not fatal.
  */
 export async function postsPerSecond(
   url: string,
   options: { connections: number; amount: number; body: unknown; headers?: Record<string, string>; keys?: string[] },
-): Promise<number> {
+): Promise<PostRate> {
   let next = 0;
   const keys = options.keys ?? [];
-  const result = await autocannonRun({
+  const result = await autocannon({
     url,
     method: 'POST',
     connections: options.connections,
     amount: options.amount,
+    timeout: 120,
     body: JSON.stringify(options.body),
     headers: { 'content-type': 'application/json', ...options.headers },
     requests: [
@@ -170,7 +181,8 @@ export async function postsPerSecond(
       },
     ],
   });
-  return (result.requests.total * 1000) / (result.finish.getTime() - result.start.getTime());
+  const seconds = (result.finish.getTime() - result.start.getTime()) / 1000;
+  return { perSecond: result['2xx'] / seconds, failed: result.non2xx + result.errors + result.timeouts };
 }
 
 /** The paid call at `connections`: `amount` calls spread over `keys`' workspaces. */
