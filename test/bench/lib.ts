@@ -3,6 +3,7 @@
  * percentiles, the settled check and an autocannon run. Figures only; nothing here asserts a time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { api } from '../e2e/api';
 import { freePort, waitUntil, type RunningRde } from '../e2e/harness';
@@ -123,6 +124,28 @@ export function describePercentiles(name: string, milliseconds: number[]): strin
   const { p50, p99, max } = percentiles(milliseconds);
   return `${name}: n=${milliseconds.length} median ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms`;
 }
+
+/** The modules whose processes are RDE's own (the sandbox imitates the vendors). */
+const RDE_MODULES = ['gateway', 'auth', 'billing', 'catalog', 'dataset', 'waterfall', 'workflow', 'mcp'];
+
+/**
+ * CPU seconds the RDE processes have used so far (user + system, from /proc): a figure that, unlike
+ * calls per second, does not depend on what else the machine runs. In all-in-one mode the one
+ * process includes the sandbox vendor; in distributed mode the sandbox's process is left out.
+ */
+export function rdeCpuSeconds(rde: RunningRde): number {
+  const pids = new Set(RDE_MODULES.map((module) => rde.processOf(module).pid));
+  let ticks = 0;
+  for (const pid of pids) {
+    // Fields 14 and 15 (utime, stime) follow the command name, which ends with the last ')'.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').pop()!.trim().split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** Runs autocannon; any answer that is not 2xx, or any socket error, fails the benchmark. */
 async function autocannonRun(options: autocannon.Options): Promise<autocannon.Result> {
