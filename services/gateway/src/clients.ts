@@ -1,5 +1,5 @@
 import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
-import { auth, billing, catalog, dataset } from '@rde/proto';
+import { auth, billing, catalog, dataset, signin } from '@rde/proto';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 
 /**
@@ -8,6 +8,7 @@ import type { ServiceDefinition } from '@grpc/grpc-js';
  */
 export interface Clients {
   readonly auth: ServiceClient<typeof auth.AuthServiceService>['rpc'];
+  readonly signin: ServiceClient<typeof signin.SignInServiceService>['rpc'];
   readonly billing: ServiceClient<typeof billing.BillingServiceService>['rpc'];
   readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
@@ -24,6 +25,7 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
   };
   return {
     auth: connect('auth', auth.AuthServiceService),
+    signin: connect('auth', signin.SignInServiceService),
     billing: connect('billing', billing.BillingServiceService),
     catalog: connect('catalog', catalog.CatalogServiceService),
     dataset: connect('dataset', dataset.DatasetServiceService),
