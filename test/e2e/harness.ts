@@ -72,7 +72,15 @@ function productionEnv(): NodeJS.ProcessEnv {
   return {};
 }
 
-export async function startRde(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningRde> {
+export interface StartOptions {
+  /**
+   * Distributed mode: run this many processes of a service, each on its own port; its callers
+   * reach them all (round robin over a multi-address target). All-in-one mode has one process.
+   */
+  replicas?: Partial<Record<(typeof SERVICES)[number], number>>;
+}
+
+export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, options: StartOptions = {}): Promise<RunningRde> {
   const output: string[] = [];
   const children = new Map<string, ChildProcess>();
   const launch = (target: string, env: NodeJS.ProcessEnv) => {
@@ -100,7 +108,21 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}): Promise<Runnin
   }
   const targets = mode === 'all' ? ['all'] : ['sandbox', ...SERVICES, 'gateway'];
   if (mode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: `e2e${Date.now()}_` });
+  const extraReplicas: [string, NodeJS.ProcessEnv][] = [];
+  if (mode === 'distributed') {
+    for (const [service, count = 1] of Object.entries(options.replicas ?? {})) {
+      const name = service.toUpperCase();
+      const addresses = [shared[`RDE_${name}_ADDR`]!];
+      for (let replica = 2; replica <= count; replica++) {
+        const port = await freePort();
+        addresses.push(`127.0.0.1:${port}`);
+        extraReplicas.push([`${service}#${replica}`, { [`RDE_${name}_PORT`]: String(port) }]);
+      }
+      shared[`RDE_${name}_ADDR`] = `ipv4:${addresses.join(',')}`;
+    }
+  }
   for (const target of targets) children.set(target, launch(target, shared));
+  for (const [name, env] of extraReplicas) children.set(name, launch(name.split('#')[0], { ...shared, ...env }));
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const rde: RunningRde = {
     baseUrl,

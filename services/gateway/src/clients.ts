@@ -1,5 +1,5 @@
 import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
-import { auth, billing, catalog, dataset } from '@rde/proto';
+import { auth, billing, billingCaps, billingSessions, catalog, dataset } from '@rde/proto';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 
 /**
@@ -9,6 +9,8 @@ import type { ServiceDefinition } from '@grpc/grpc-js';
 export interface Clients {
   readonly auth: ServiceClient<typeof auth.AuthServiceService>['rpc'];
   readonly billing: ServiceClient<typeof billing.BillingServiceService>['rpc'];
+  readonly spendCaps: ServiceClient<typeof billingCaps.SpendCapServiceService>['rpc'];
+  readonly sessions: ServiceClient<typeof billingSessions.SessionServiceService>['rpc'];
   readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
   close(): void;
@@ -32,6 +34,7 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
       'getWorkspace',
       'listKeys',
       'revokeKey',
+      'listMembers',
     ]),
     billing: connect('billing', billing.BillingServiceService, 'rde.billing.v1.BillingService', [
       'listPlans',
@@ -39,6 +42,17 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
       'getBalance',
       'listLedger',
       'reserve',
+    ]),
+    // Setting a cap to the same value twice answers the same: safe to retry.
+    spendCaps: connect('billing', billingCaps.SpendCapServiceService, 'rde.billing.v1.SpendCapService', [
+      'setWorkspaceCap',
+      'setSessionDefaultCap',
+      'setMemberCap',
+      'listMemberCaps',
+    ]),
+    sessions: connect('billing', billingSessions.SessionServiceService, 'rde.billing.v1.SessionService', [
+      'getSession',
+      'endSession',
     ]),
     catalog: connect('catalog', catalog.CatalogServiceService, 'rde.catalog.v1.CatalogService', [
       'listTools',

@@ -73,6 +73,8 @@ export function billingHandlers(deps: BillingHandlerDependencies): Handlers<type
         ttlMs: request.ttlMs || deps.defaultHoldTtlMs,
         runId: request.runId,
         description: request.description,
+        userId: context.caller?.userId ?? '',
+        sessionId: context.caller?.sessionId ?? '',
       });
       return { holdId: request.holdId, account: toAccount(account) };
     },
@@ -80,7 +82,7 @@ export function billingHandlers(deps: BillingHandlerDependencies): Handlers<type
 }
 
 /** Billing reads and changes only the caller's own workspace. */
-function workspaceOf(context: CallContext): string {
+export function workspaceOf(context: CallContext): string {
   const workspaceId = context.caller?.workspaceId;
   if (!workspaceId) throw errors.unauthenticated();
   return workspaceId;
@@ -93,7 +95,7 @@ function limitOf(requested: number, fallback: number, max: number, name: string)
   return requested;
 }
 
-function json(value: unknown): Buffer {
+export function json(value: unknown): Buffer {
   return Buffer.from(JSON.stringify(value));
 }
 

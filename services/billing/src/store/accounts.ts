@@ -1,6 +1,8 @@
 import { DuplicateKeyError, type Collection, type Document } from '@rde/platform';
+import { spendIncrements, type CapFields, type CapTags } from '../domain/caps';
 import { chargeKey, holdRemaining, splitCharge } from '../domain/holds';
 import type { PlanId } from '../domain/plans';
+import type { CapGuard } from './caps';
 
 /** A charge drawn on the account, kept where a replay looks for it (decision 0004, amended). */
 export interface AppliedCharge {
@@ -17,13 +19,15 @@ export interface HoldRecord {
   created_at: number;
   /** by chargeKey(charge id) */
   applied: Record<string, AppliedCharge>;
+  /** Where the hold was counted against the caps (absent on holds made before caps existed). */
+  caps?: CapTags;
 }
 
 /**
  * Collection `accounts`, `_id` = workspace id. One document holds the money and the open holds, so
  * every money step is one conditional single-document update (no transactions on FerretDB).
  */
-export interface AccountDocument extends Document {
+export interface AccountDocument extends Document, CapFields {
   balance: number;
   reserved: number;
   /** balance − reserved, kept explicitly: FerretDB lacks `$expr` to compare two fields. */
@@ -85,8 +89,11 @@ export class AccountStore {
     return existing;
   }
 
-  /** Holds `amount` when the available balance covers it and no hold of this id stands. */
-  reserve(workspaceId: string, hold: NewHold): Promise<AccountDocument | null> {
+  /**
+   * Holds `amount` when the available balance covers it, no hold of this id stands and the caps
+   * guard holds; counts it against its cap scopes in the same write.
+   */
+  reserve(workspaceId: string, hold: NewHold, tags: CapTags, guard: CapGuard): Promise<AccountDocument | null> {
     const path = `holds.${hold.id}`;
     const record: HoldRecord = {
       amount: hold.amount,
@@ -96,10 +103,20 @@ export class AccountStore {
       description: hold.description,
       created_at: hold.createdAt,
       applied: {},
+      caps: tags,
     };
     return this.collection.findOneAndUpdate(
-      { _id: workspaceId, available: { $gte: hold.amount }, [path]: { $exists: false } },
-      { $inc: { available: -hold.amount, reserved: hold.amount, open_holds: 1 }, $set: { [path]: record } },
+      { _id: workspaceId, available: { $gte: hold.amount }, [path]: { $exists: false }, ...guard.filter },
+      {
+        $inc: {
+          available: -hold.amount,
+          reserved: hold.amount,
+          open_holds: 1,
+          ...spendIncrements(tags, hold.amount),
+          ...guard.increments,
+        },
+        $set: { [path]: record },
+      },
     );
   }
 
@@ -144,7 +161,10 @@ export class AccountStore {
     const rest = holdRemaining(hold);
     const result = await this.collection.updateOne(
       { _id: workspaceId, [`${path}.drawn`]: hold.drawn },
-      { $inc: { reserved: -rest, available: rest, open_holds: -1 }, $unset: { [path]: '' } },
+      {
+        $inc: { reserved: -rest, available: rest, open_holds: -1, ...(hold.caps && spendIncrements(hold.caps, -rest)) },
+        $unset: { [path]: '' },
+      },
     );
     return result.matched === 1;
   }

@@ -14,6 +14,9 @@ declare module 'fastify' {
   }
 }
 
+/** The header naming the agent session a call belongs to (decision 0021). */
+export const SESSION_HEADER = 'x-session-id';
+
 export interface AuthenticationOptions {
   readonly clients: Clients;
   readonly clock: Clock;
@@ -44,7 +47,8 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
         cache.set(key, { caller, until: now + options.cacheMs });
       }
     }
-    request.caller = { ...caller, requestId: request.id };
+    // Metered calls accrue to the session the header names (a body `session_id` overrides it).
+    request.caller = { ...caller, requestId: request.id, sessionId: headerOf(request, SESSION_HEADER) };
   });
 }
 

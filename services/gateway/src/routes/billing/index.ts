@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify';
 import type { FastifyInstance } from 'fastify';
 import type { auth } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
+import { capRoutes } from './caps';
 import { LEDGER_COLUMNS, LEDGER_PAGE, creditsOrZero, ledgerRow, ledgerRows } from './ledger';
 import { balanceSchema, meSchema, noQuery, planCatalogSchema } from './schemas';
 
@@ -12,6 +13,7 @@ const tags = ['billing'];
 /** The billing reads: the public plan catalog, the caller's plan state, balance and ledger export. */
 export async function billingRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
   const { clients } = deps;
+  await capRoutes(app, deps);
 
   app.get(
     '/api/v2/billing/plans',

@@ -86,3 +86,53 @@ export const balanceSchema = allRequired({
     settled: { type: 'boolean', description: 'false while any hold is open' },
   }),
 });
+
+const errorBody = { type: 'object', additionalProperties: true } as const;
+
+/** Error answers a route declares, each with the spec's free-form error body. */
+export const errorsOf = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, errorBody]));
+
+const positiveNumber = (description: string) => ({ type: 'number', exclusiveMinimum: 0, description }) as const;
+
+export const spendingCapBody = {
+  type: 'object',
+  properties: { cap: positiveNumber('credits over a rolling 30 days') },
+  required: ['cap'],
+  additionalProperties: false,
+} as const;
+
+export const sessionCapBody = {
+  type: 'object',
+  properties: { cap: positiveNumber('USD, rounded to the cent') },
+  required: ['cap'],
+  additionalProperties: false,
+} as const;
+
+export const memberCapBody = {
+  type: 'object',
+  properties: { cap_usd: positiveNumber('USD over a rolling 30 days, rounded to the cent') },
+  required: ['cap_usd'],
+  additionalProperties: false,
+} as const;
+
+export const memberParams = {
+  type: 'object',
+  properties: { user_id: { type: 'string', minLength: 1, maxLength: 128 } },
+  required: ['user_id'],
+} as const;
+
+export const capResult = allRequired({ cap: nullableNumber });
+
+export const memberCapResult = allRequired({ user_id: { type: 'string' }, cap_usd: nullableNumber });
+
+export const memberCapList = allRequired({
+  members: {
+    type: 'array',
+    items: allRequired({
+      user_id: { type: 'string' },
+      role: { type: 'string', enum: ['owner', 'member'] },
+      cap_usd: { ...nullableNumber, description: 'null = uncapped' },
+      spent_30d_usd: { type: 'number' },
+    }),
+  },
+});
