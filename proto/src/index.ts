@@ -11,3 +11,4 @@ export { protoRoot, protoFileOf } from './files';
 export * as billingEvents from './gen/rde/billing/v1/events';
 export * as billingCaps from './gen/rde/billing/v1/caps';
 export * as billingSessions from './gen/rde/billing/v1/sessions';
+export * as billingSubscriptions from './gen/rde/billing/v1/subscriptions';

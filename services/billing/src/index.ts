@@ -1,19 +1,24 @@
 import { grpcModule } from '@rde/platform';
-import { billing, billingCaps, billingSessions, protoFileOf } from '@rde/proto';
+import { billing, billingCaps, billingSessions, billingSubscriptions, protoFileOf } from '@rde/proto';
 import { Sessions } from './app/sessions';
 import { SpendCaps } from './app/spend-caps';
+import { Subscriptions } from './app/subscriptions';
+import { paymentProvider } from './clients/stripe';
 import { billingConfig } from './config';
 import { CreditBook } from './credit-book';
 import { SettlementConsumer } from './events/settlement-consumer';
 import { spendCapHandlers } from './grpc/caps';
 import { billingHandlers } from './grpc/handlers';
 import { sessionHandlers } from './grpc/sessions';
-import { HoldReaper } from './jobs/hold-reaper';
+import { subscriptionHandlers } from './grpc/subscriptions';
+import { LeasedTimer } from './jobs/leased-timer';
 import { AccountStore, type AccountDocument } from './store/accounts';
 import type { LedgerEntry } from './domain/ledger';
 import { SpendCapRepository } from './store/caps';
 import { LedgerStore } from './store/ledger';
 import { SessionRepository, type SessionDocument } from './store/sessions';
+import { SubscriptionRepository, type ProviderEventDocument } from './store/subscriptions';
+import type { SubscriptionDocument } from './domain/subscriptions';
 
 export const billingModule = grpcModule({
   name: 'billing',
@@ -31,16 +36,44 @@ export const billingModule = grpcModule({
     const capStore = new SpendCapRepository(accountCollection);
     const sessionStore = new SessionRepository(store.collection<SessionDocument>('sessions'));
     await sessionStore.createIndexes();
+    const subscriptionStore = new SubscriptionRepository(
+      store.collection<SubscriptionDocument>('subscriptions'),
+      store.collection<ProviderEventDocument>('stripe_events'),
+    );
+    await subscriptionStore.createIndexes();
+    const subscriptions = new Subscriptions(
+      paymentProvider(config.RDE_STRIPE_SECRET_KEY, config.RDE_STRIPE_API_BASE),
+      subscriptionStore,
+      capStore,
+      book,
+      ctx.backends.clock,
+      ctx.logger,
+      { webhookSecret: config.RDE_STRIPE_WEBHOOK_SECRET, returnUrl: config.RDE_BILLING_RETURN_URL },
+    );
+    const downgrades = new LeasedTimer(
+      'downgrades',
+      keyValue,
+      ctx.logger,
+      config.RDE_BILLING_DOWNGRADE_INTERVAL_MS,
+      () => subscriptions.applyDueDowngrades(),
+    );
     const consumer = new SettlementConsumer(bus, book, ctx.logger, {
       pauseAfterApplyMs: config.RDE_FAULT_PAUSE_AFTER_APPLY_MS,
     });
-    const reaper = new HoldReaper(book, keyValue, ctx.logger, config.RDE_BILLING_REAPER_INTERVAL_MS);
+    const reaper = new LeasedTimer('hold-reaper', keyValue, ctx.logger, config.RDE_BILLING_REAPER_INTERVAL_MS, () =>
+      book.releaseExpiredHolds(),
+    );
     return {
       services: [
         {
           fullName: 'rde.billing.v1.BillingService',
           definition: billing.BillingServiceService,
-          handlers: billingHandlers({ book, ledger, defaultHoldTtlMs: config.RDE_BILLING_HOLD_TTL_MS }),
+          handlers: billingHandlers({
+            book,
+            ledger,
+            defaultHoldTtlMs: config.RDE_BILLING_HOLD_TTL_MS,
+            planState: (workspaceId) => subscriptions.planState(workspaceId),
+          }),
           protoFile: protoFileOf('billing'),
         },
         {
@@ -55,13 +88,21 @@ export const billingModule = grpcModule({
           handlers: sessionHandlers(new Sessions(book, sessionStore, capStore, ctx.backends.clock)),
           protoFile: 'rde/billing/v1/sessions.proto',
         },
+        {
+          fullName: 'rde.billing.v1.SubscriptionService',
+          definition: billingSubscriptions.SubscriptionServiceService,
+          handlers: subscriptionHandlers(subscriptions),
+          protoFile: 'rde/billing/v1/subscriptions.proto',
+        },
       ],
       healthy: async () => (await Promise.all([store.ping(), bus.ping(), keyValue.ping()]), true),
       async startBackground() {
         await consumer.start();
         reaper.start();
+        downgrades.start();
       },
       async close() {
+        await downgrades.stop();
         await reaper.stop();
         await consumer.stop();
       },

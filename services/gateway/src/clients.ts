@@ -1,5 +1,5 @@
 import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
-import { auth, billing, billingCaps, billingSessions, catalog, dataset } from '@rde/proto';
+import { auth, billing, billingCaps, billingSessions, billingSubscriptions, catalog, dataset } from '@rde/proto';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 
 /**
@@ -11,6 +11,7 @@ export interface Clients {
   readonly billing: ServiceClient<typeof billing.BillingServiceService>['rpc'];
   readonly spendCaps: ServiceClient<typeof billingCaps.SpendCapServiceService>['rpc'];
   readonly sessions: ServiceClient<typeof billingSessions.SessionServiceService>['rpc'];
+  readonly subscriptions: ServiceClient<typeof billingSubscriptions.SubscriptionServiceService>['rpc'];
   readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
   close(): void;
@@ -54,6 +55,13 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
       'getSession',
       'endSession',
     ]),
+    // A provider event applies once by its id: a retried delivery changes nothing.
+    subscriptions: connect(
+      'billing',
+      billingSubscriptions.SubscriptionServiceService,
+      'rde.billing.v1.SubscriptionService',
+      ['applyProviderEvent'],
+    ),
     catalog: connect('catalog', catalog.CatalogServiceService, 'rde.catalog.v1.CatalogService', [
       'listTools',
       'getTool',

@@ -4,7 +4,8 @@ import type { CreditBook } from '../credit-book';
 import { isMillicredits } from '../domain/credits';
 import { isHoldId } from '../domain/holds';
 import type { LedgerEntry } from '../domain/ledger';
-import { PLAN_CATALOG, freePlanState } from '../domain/plans';
+import { PLAN_CATALOG } from '../domain/plans';
+import type { PlanState } from '../domain/subscriptions';
 import type { AccountDocument } from '../store/accounts';
 import type { LedgerStore } from '../store/ledger';
 
@@ -18,6 +19,7 @@ export interface BillingHandlerDependencies {
   book: CreditBook;
   ledger: LedgerStore;
   defaultHoldTtlMs: number;
+  planState(workspaceId: string): Promise<PlanState>;
 }
 
 /** Proto ⇄ domain only: the rules live in the credit book and the domain. */
@@ -29,19 +31,20 @@ export function billingHandlers(deps: BillingHandlerDependencies): Handlers<type
     },
 
     async getPlanState(_request, context) {
-      await book.account(workspaceOf(context));
-      return { planStateJson: json(freePlanState()) };
+      const workspaceId = workspaceOf(context);
+      await book.account(workspaceId);
+      return { planStateJson: json(await deps.planState(workspaceId)) };
     },
 
     async getBalance(request, context) {
       const workspaceId = workspaceOf(context);
       const recent = limitOf(request.recent, RECENT_DEFAULT, RECENT_MAX, 'recent');
       const account = await book.account(workspaceId);
-      const entries = await ledger.recent(workspaceId, recent);
+      const [entries, planState] = await Promise.all([ledger.recent(workspaceId, recent), deps.planState(workspaceId)]);
       return {
         account: toAccount(account),
         recentEntries: entries.map(toLedgerEntry),
-        planStateJson: json(freePlanState()),
+        planStateJson: json(planState),
       };
     },
 

@@ -1,5 +1,6 @@
 import type { Collection, Filter } from '@rde/platform';
 import { cappedScopes, memberKey, type CapFields, type CapTags, type SessionMoney } from '../domain/caps';
+import type { PlanId } from '../domain/plans';
 import type { AccountDocument } from './accounts';
 
 /** What a Reserve adds to its filter and its `$inc` so the cap check it made on a read still holds. */
@@ -40,6 +41,11 @@ export class SpendCapRepository {
   private async change(workspaceId: string, path: string, value: unknown): Promise<void> {
     const write = value === undefined ? { $unset: { [path]: '' as const } } : { $set: { [path]: value } };
     await this.accounts.updateOne({ _id: workspaceId }, { ...write, $inc: { cap_rev: 1 } });
+  }
+
+  /** The plan prices the USD caps, so a change of plan is a change of caps. */
+  setPlan(workspaceId: string, planId: PlanId): Promise<void> {
+    return this.change(workspaceId, 'plan_id', planId);
   }
 
   setWorkspaceCap(workspaceId: string, millicredits: number | undefined): Promise<void> {

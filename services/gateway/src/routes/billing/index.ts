@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { auth } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
 import { capRoutes } from './caps';
+import { subscriptionRoutes } from './subscriptions';
 import { LEDGER_COLUMNS, LEDGER_PAGE, creditsOrZero, ledgerRow, ledgerRows } from './ledger';
 import { balanceSchema, meSchema, noQuery, planCatalogSchema } from './schemas';
 
@@ -14,6 +15,7 @@ const tags = ['billing'];
 export async function billingRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
   const { clients } = deps;
   await capRoutes(app, deps);
+  await subscriptionRoutes(app, deps);
 
   app.get(
     '/api/v2/billing/plans',

@@ -38,10 +38,28 @@ export const planCatalogSchema = allRequired({
   topup_requires_plan: { type: 'boolean' },
 });
 
+const nullableDate = { type: ['string', 'null'], format: 'date-time' } as const;
+
+/** The spec's Subscription record: the sold terms plus its state (decision 0022). */
+export const subscriptionSchema = allRequired({
+  plan_id: { type: 'string' },
+  cadence: { type: 'string', enum: ['monthly', 'annual'] },
+  amount_cents: { type: 'integer', description: 'price per billing period' },
+  monthly_credits: { type: 'number' },
+  status: { type: 'string', description: "the payment provider's subscription status" },
+  current_period_start: nullableDate,
+  current_period_end: nullableDate,
+  cancel_at_period_end: { type: 'boolean' },
+  pending_plan_id: { ...nullableString, description: 'a scheduled downgrade' },
+  pending_cadence: nullableString,
+  cap_grace_until: nullableDate,
+  next_grant_at: nullableDate,
+});
+
 /** The spec's plan state, as /api/v2/me and /billing/balance show it at their top level. */
 const planStateProperties = {
   plan: planSchema,
-  subscription: { type: 'null', description: 'null on Free' },
+  subscription: { anyOf: [{ type: 'null' }, subscriptionSchema], description: 'null on Free' },
   can_buy_credits: { type: 'boolean' },
   beta: { type: 'boolean' },
   seats: allRequired({
@@ -136,3 +154,36 @@ export const memberCapList = allRequired({
     }),
   },
 });
+
+const planChoice = {
+  plan_id: { type: 'string', enum: ['starter', 'starter_1k', 'essential', 'essential_3k', 'pro', 'pro_7500'] },
+  cadence: { type: 'string', enum: ['monthly', 'annual'] },
+} as const;
+
+export const planChoiceBody = {
+  type: 'object',
+  properties: planChoice,
+  required: ['plan_id', 'cadence'],
+  additionalProperties: false,
+} as const;
+
+export const cancelBody = {
+  type: 'object',
+  properties: { resume: { type: 'boolean', default: false } },
+  required: ['resume'],
+  additionalProperties: false,
+} as const;
+
+export const urlResult = allRequired({ url: { type: 'string' } });
+
+export const changeResult = {
+  type: 'object',
+  properties: {
+    applied: { type: 'string', enum: ['immediate', 'scheduled'] },
+    effective_at: { type: 'string', format: 'date-time', description: 'scheduled only' },
+    subscription: subscriptionSchema,
+  },
+  required: ['applied', 'subscription'],
+} as const;
+
+export const subscriptionResult = allRequired({ subscription: subscriptionSchema });
