@@ -12,3 +12,4 @@ export * as billingEvents from './gen/rde/billing/v1/events';
 export * as billingCaps from './gen/rde/billing/v1/caps';
 export * as billingSessions from './gen/rde/billing/v1/sessions';
 export * as billingSubscriptions from './gen/rde/billing/v1/subscriptions';
+export * as billingOverview from './gen/rde/billing/v1/overview';

@@ -1,4 +1,5 @@
 import { api, sandboxCounters } from '../e2e/api';
+import { newTeam } from '../e2e/teams';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
 
 jest.setTimeout(180_000);
@@ -27,16 +28,7 @@ describe(`spend caps (${mode})`, () => {
     await rde?.stop();
   });
 
-  let seq = 0;
-  const team = async () => {
-    seq += 1;
-    const tag = `${Date.now()}.${seq}`;
-    const owner = JSON.parse(await rde.admin(['create-workspace', '--email', `caps.owner.${tag}@example.com`]));
-    const member = JSON.parse(
-      await rde.admin(['add-member', '--workspace', owner.workspace_id, '--email', `caps.member.${tag}@example.com`]),
-    );
-    return { owner: owner.key as string, member: member.key as string, memberId: member.user_id as string };
-  };
+  const team = () => newTeam(rde, 'caps');
 
   const verimailCalls = async () => (await sandboxCounters(rde)).verimail?.verify?.requests ?? 0;
 

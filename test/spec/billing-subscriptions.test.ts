@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { api } from '../e2e/api';
+import { newTeam } from '../e2e/teams';
 import { mode, startRde, type RunningRde } from '../e2e/harness';
 
 jest.setTimeout(180_000);
@@ -21,21 +22,6 @@ const SELF_SERVE_ROUTES: [string, string, object | undefined][] = [
   ['POST', '/api/v2/billing/portal', undefined],
 ];
 
-async function team(rde: RunningRde, tag: string) {
-  const suffix = `${Date.now()}.${Math.random().toString(36).slice(2, 8)}`;
-  const owner = JSON.parse(await rde.admin(['create-workspace', '--email', `${tag}.owner.${suffix}@example.com`]));
-  const member = JSON.parse(
-    await rde.admin([
-      'add-member',
-      '--workspace',
-      owner.workspace_id,
-      '--email',
-      `${tag}.member.${suffix}@example.com`,
-    ]),
-  );
-  return { workspaceId: owner.workspace_id as string, owner: owner.key as string, member: member.key as string };
-}
-
 describe(`subscriptions without a payment provider (${mode})`, () => {
   let rde: RunningRde;
 
@@ -48,7 +34,7 @@ describe(`subscriptions without a payment provider (${mode})`, () => {
   });
 
   test('the four self-serve routes answer 503 stripe_disabled to the owner, 403 to a member', async () => {
-    const { owner, member } = await team(rde, 'nostripe');
+    const { owner, member } = await newTeam(rde, 'nostripe');
     for (const [method, path, body] of SELF_SERVE_ROUTES) {
       const asOwner = await api(rde, method, path, { key: owner, body });
       expect({ path, status: asOwner.status, body: asOwner.body }).toEqual({
@@ -62,7 +48,7 @@ describe(`subscriptions without a payment provider (${mode})`, () => {
   });
 
   test('everything else still works: plan state, caps, balance', async () => {
-    const { owner } = await team(rde, 'nostripe');
+    const { owner } = await newTeam(rde, 'nostripe');
     expect((await api(rde, 'GET', '/api/v2/me', { key: owner })).body).toMatchObject({
       plan: { id: 'free' },
       subscription: null,
@@ -131,7 +117,7 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
 
   /** A workspace whose checkout completed: the provider told us its subscription is active. */
   const subscribed = async (planId = 'starter') => {
-    const members = await team(rde, 'sub');
+    const members = await newTeam(rde, 'sub');
     const checkout = await api(rde, 'POST', '/api/v2/billing/subscription/checkout', {
       key: members.owner,
       body: { plan_id: planId, cadence: 'monthly' },
@@ -145,7 +131,7 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
   };
 
   test('checkout returns the hosted page url; a member is refused with the owner-only body', async () => {
-    const { owner, member } = await team(rde, 'checkout');
+    const { owner, member } = await newTeam(rde, 'checkout');
     const response = await api(rde, 'POST', '/api/v2/billing/subscription/checkout', {
       key: owner,
       body: { plan_id: 'essential', cadence: 'annual' },
@@ -162,7 +148,7 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
   });
 
   test('checkout and change refuse a plan outside the self-serve set or a bad cadence (422)', async () => {
-    const { owner } = await team(rde, 'badplan');
+    const { owner } = await newTeam(rde, 'badplan');
     for (const body of [{ plan_id: 'enterprise', cadence: 'monthly' }, { plan_id: 'pro', cadence: 'weekly' }, {}]) {
       expect((await api(rde, 'POST', '/api/v2/billing/subscription/checkout', { key: owner, body })).status).toBe(422);
       expect((await api(rde, 'POST', '/api/v2/billing/subscription/change', { key: owner, body })).status).toBe(422);
@@ -191,7 +177,7 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
   });
 
   test('a delivery with a bad signature is a 400 and changes nothing', async () => {
-    const { workspaceId, owner } = await team(rde, 'badsig');
+    const { workspaceId, owner } = await newTeam(rde, 'badsig');
     const payload = subscriptionEvent(workspaceId, 'customer.subscription.created', { created: now() });
     expect((await deliver(payload, 'whsec_someone_else')).status).toBe(400);
     expect((await me(owner)).subscription).toBeNull();
@@ -204,7 +190,7 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
       body: { plan_id: 'starter', cadence: 'monthly' },
     });
     expect({ status: same.status, error: same.body.error }).toEqual({ status: 400, error: 'same_plan' });
-    const free = await team(rde, 'free');
+    const free = await newTeam(rde, 'free');
     const none = await api(rde, 'POST', '/api/v2/billing/subscription/change', {
       key: free.owner,
       body: { plan_id: 'pro', cadence: 'monthly' },

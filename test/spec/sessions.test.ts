@@ -1,4 +1,5 @@
 import { api, sandboxCounters } from '../e2e/api';
+import { newTeam } from '../e2e/teams';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
 
 jest.setTimeout(180_000);
@@ -22,16 +23,7 @@ describe(`sessions (${mode})`, () => {
     await rde?.stop();
   });
 
-  let seq = 0;
-  const team = async () => {
-    seq += 1;
-    const tag = `${Date.now()}.${seq}`;
-    const owner = JSON.parse(await rde.admin(['create-workspace', '--email', `ses.owner.${tag}@example.com`]));
-    const member = JSON.parse(
-      await rde.admin(['add-member', '--workspace', owner.workspace_id, '--email', `ses.member.${tag}@example.com`]),
-    );
-    return { owner: owner.key as string, member: member.key as string };
-  };
+  const team = () => newTeam(rde, 'ses');
 
   const start = async (key: string) => {
     const response = await api(rde, 'POST', '/session/start', { key, body: PLAN });

@@ -1,5 +1,5 @@
 import { grpcModule } from '@rde/platform';
-import { billing, billingCaps, billingSessions, billingSubscriptions, protoFileOf } from '@rde/proto';
+import { billing, billingCaps, billingOverview, billingSessions, billingSubscriptions, protoFileOf } from '@rde/proto';
 import { Sessions } from './app/sessions';
 import { SpendCaps } from './app/spend-caps';
 import { Subscriptions } from './app/subscriptions';
@@ -9,6 +9,7 @@ import { CreditBook } from './credit-book';
 import { SettlementConsumer } from './events/settlement-consumer';
 import { spendCapHandlers } from './grpc/caps';
 import { billingHandlers } from './grpc/handlers';
+import { overviewHandlers } from './grpc/overview';
 import { sessionHandlers } from './grpc/sessions';
 import { subscriptionHandlers } from './grpc/subscriptions';
 import { LeasedTimer } from './jobs/leased-timer';
@@ -50,6 +51,7 @@ export const billingModule = grpcModule({
       ctx.logger,
       { webhookSecret: config.RDE_STRIPE_WEBHOOK_SECRET, returnUrl: config.RDE_BILLING_RETURN_URL },
     );
+    const planState = (workspaceId: string) => subscriptions.planState(workspaceId);
     const downgrades = new LeasedTimer(
       'downgrades',
       keyValue,
@@ -72,7 +74,7 @@ export const billingModule = grpcModule({
             book,
             ledger,
             defaultHoldTtlMs: config.RDE_BILLING_HOLD_TTL_MS,
-            planState: (workspaceId) => subscriptions.planState(workspaceId),
+            planState,
           }),
           protoFile: protoFileOf('billing'),
         },
@@ -87,6 +89,12 @@ export const billingModule = grpcModule({
           definition: billingSessions.SessionServiceService,
           handlers: sessionHandlers(new Sessions(book, sessionStore, capStore, ctx.backends.clock)),
           protoFile: 'rde/billing/v1/sessions.proto',
+        },
+        {
+          fullName: 'rde.billing.v1.OverviewService',
+          definition: billingOverview.OverviewServiceService,
+          handlers: overviewHandlers({ book, ledger, clock: ctx.backends.clock, planState }),
+          protoFile: 'rde/billing/v1/overview.proto',
         },
         {
           fullName: 'rde.billing.v1.SubscriptionService',

@@ -1,5 +1,14 @@
 import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
-import { auth, billing, billingCaps, billingSessions, billingSubscriptions, catalog, dataset } from '@rde/proto';
+import {
+  auth,
+  billing,
+  billingCaps,
+  billingOverview,
+  billingSessions,
+  billingSubscriptions,
+  catalog,
+  dataset,
+} from '@rde/proto';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 
 /**
@@ -11,6 +20,7 @@ export interface Clients {
   readonly billing: ServiceClient<typeof billing.BillingServiceService>['rpc'];
   readonly spendCaps: ServiceClient<typeof billingCaps.SpendCapServiceService>['rpc'];
   readonly sessions: ServiceClient<typeof billingSessions.SessionServiceService>['rpc'];
+  readonly overview: ServiceClient<typeof billingOverview.OverviewServiceService>['rpc'];
   readonly subscriptions: ServiceClient<typeof billingSubscriptions.SubscriptionServiceService>['rpc'];
   readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
@@ -54,6 +64,10 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
     sessions: connect('billing', billingSessions.SessionServiceService, 'rde.billing.v1.SessionService', [
       'getSession',
       'endSession',
+    ]),
+    overview: connect('billing', billingOverview.OverviewServiceService, 'rde.billing.v1.OverviewService', [
+      'getOverview',
+      'getAutoTopUp',
     ]),
     // A provider event applies once by its id: a retried delivery changes nothing.
     subscriptions: connect(

@@ -114,7 +114,7 @@ function toAccount(account: AccountDocument): billing.Account {
   };
 }
 
-function toLedgerEntry(entry: LedgerEntry): billing.LedgerEntry {
+export function toLedgerEntry(entry: LedgerEntry): billing.LedgerEntry {
   return {
     id: entry._id,
     workspaceId: entry.workspace_id,

@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { auth } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
 import { capRoutes } from './caps';
+import { overviewRoutes } from './overview';
+import { parseJson, withSeatsUsed } from './plan-state';
 import { subscriptionRoutes } from './subscriptions';
 import { LEDGER_COLUMNS, LEDGER_PAGE, creditsOrZero, ledgerRow, ledgerRows } from './ledger';
 import { balanceSchema, meSchema, noQuery, planCatalogSchema } from './schemas';
@@ -16,6 +18,7 @@ export async function billingRoutes(app: FastifyInstance, deps: GatewayDependenc
   const { clients } = deps;
   await capRoutes(app, deps);
   await subscriptionRoutes(app, deps);
+  await overviewRoutes(app, deps);
 
   app.get(
     '/api/v2/billing/plans',
@@ -91,16 +94,6 @@ export async function billingRoutes(app: FastifyInstance, deps: GatewayDependenc
         .send(csv);
     },
   );
-}
-
-function parseJson(bytes: Buffer): Record<string, unknown> {
-  return JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>;
-}
-
-/** Billing knows the seat limit; auth counts the members. */
-function withSeatsUsed(planStateJson: Buffer, membership: auth.GetWorkspaceResponse) {
-  const state = parseJson(planStateJson) as { seats?: { limit: number | null } };
-  return { ...state, seats: { used: membership.seatsUsed, limit: state.seats?.limit ?? null } };
 }
 
 function workspaceJson(workspace: auth.Workspace | undefined) {

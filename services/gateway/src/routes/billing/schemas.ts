@@ -187,3 +187,33 @@ export const changeResult = {
 } as const;
 
 export const subscriptionResult = allRequired({ subscription: subscriptionSchema });
+
+export const overviewSchema = allRequired({
+  balance: { type: 'number' },
+  reserved: { type: 'number' },
+  available: { type: 'number' },
+  spend_30d: { type: 'number', description: 'credits held or spent over the rolling 30 days' },
+  spending_cap: { ...nullableNumber, description: 'workspace cap in credits; null = none' },
+  usage: {
+    type: 'array',
+    description: 'credits per UTC day, oldest first, 30 days',
+    items: allRequired({ date: { type: 'string', format: 'date' }, credits: { type: 'number' } }),
+  },
+  session_spend_cap: { ...nullableNumber, description: 'USD default of new sessions; null if unset' },
+  buckets: allRequired({
+    balance: { type: 'number' },
+    plan_credits: { type: 'number' },
+    purchased_credits: { type: 'number' },
+    plan_remaining: { type: 'number' },
+    purchased_remaining: { type: 'number' },
+    rollover_cap: { ...nullableNumber, description: 'null on Free and Enterprise' },
+  }),
+  recent_ledger: { type: 'array', items: ledgerEntrySchema, description: 'newest first' },
+  ...planStateProperties,
+});
+
+export const autoTopUpSchema = allRequired({
+  enabled: { type: 'boolean' },
+  threshold_credits: nullableNumber,
+  topup_credits: nullableNumber,
+});

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDependencies } from '../../dependencies';
+import { parseJson } from './plan-state';
 import { cancelBody, changeResult, errorsOf, planChoiceBody, subscriptionResult, urlResult } from './schemas';
 
 const tags = ['billing'];
@@ -7,8 +8,6 @@ const tags = ['billing'];
 const SIGNATURE_HEADER = 'stripe-signature';
 
 type PlanChoice = { Body: { plan_id: string; cadence: string } };
-
-const parse = (bytes: Buffer) => JSON.parse(Buffer.from(bytes).toString('utf8')) as object;
 
 /** Subscriptions on the payment provider (decision 0022); billing enforces owner-only and 503. */
 export async function subscriptionRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
@@ -35,7 +34,7 @@ export async function subscriptionRoutes(app: FastifyInstance, deps: GatewayDepe
     schema(planChoiceBody, changeResult, 400, 404),
     async (request) => {
       const { plan_id: planId, cadence } = request.body;
-      return parse(
+      return parseJson(
         (await subscriptions.changeSubscription({ planId, cadence }, { caller: request.caller })).resultJson,
       );
     },
@@ -45,7 +44,7 @@ export async function subscriptionRoutes(app: FastifyInstance, deps: GatewayDepe
     '/api/v2/billing/subscription/cancel',
     schema(cancelBody, subscriptionResult, 404),
     async (request) =>
-      parse(
+      parseJson(
         (await subscriptions.cancelSubscription({ resume: request.body.resume }, { caller: request.caller }))
           .resultJson,
       ),

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDependencies } from '../../dependencies';
+import { parseJson } from '../billing/plan-state';
 import {
   alertBody,
   feedbackBody,
@@ -16,8 +17,7 @@ const tags = ['sessions'];
 
 type Sid = { Params: { sid: string } };
 
-const parse = ({ sessionJson }: { sessionJson: Buffer }) =>
-  JSON.parse(Buffer.from(sessionJson).toString('utf8')) as object;
+const parse = ({ sessionJson }: { sessionJson: Buffer }) => parseJson(sessionJson);
 
 /** Agent sessions (spec "Sessions"), kept by billing beside the session caps they carry. */
 export async function sessionRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
