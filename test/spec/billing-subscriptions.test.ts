@@ -301,4 +301,22 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
     });
     expect(checkout.status).toBe(200);
   });
+
+  test('a subscription going live grants its monthly credits once, with a deterministic grant id', async () => {
+    const { workspaceId, owner } = await subscribed('starter');
+    // A later update of the same period grants nothing more.
+    await deliver(subscriptionEvent(workspaceId, 'customer.subscription.updated', { created: now() + 300 }));
+    const balance = (await api(rde, 'GET', '/billing/balance', { key: owner })).body;
+    expect(balance.balance).toBe(600);
+    const grants = balance.recent_ledger.filter((row: { kind: string }) => row.kind === 'grant');
+    expect(
+      grants.map((row: { id: string; amount: number }) => [row.id.split(':').slice(0, 3).join(':'), row.amount]),
+    ).toEqual([
+      [`grant:plan:${workspaceId}`, 500],
+      [`grant:free:${workspaceId}`, 100],
+    ]);
+    const overview = (await api(rde, 'GET', '/api/v2/billing/overview', { key: owner })).body;
+    expect(overview.buckets).toMatchObject({ balance: 600, plan_credits: 500, rollover_cap: 1000 });
+    expect(overview.subscription.next_grant_at).toEqual(expect.any(String));
+  });
 });

@@ -21,8 +21,8 @@ export function billingConfig(variables: NodeJS.ProcessEnv) {
       RDE_STRIPE_WEBHOOK_SECRET: z.string().default(''),
       /** Where checkout and the portal send the user back to. */
       RDE_BILLING_RETURN_URL: z.string().url().default('http://127.0.0.1:8080/billing'),
-      /** How often a replica tries to take the lease and apply downgrades that are due. */
-      RDE_BILLING_DOWNGRADE_INTERVAL_MS: env.milliseconds(60_000),
+      /** How often a replica tries to take the lease and apply due downgrades and plan grants. */
+      RDE_BILLING_PERIOD_JOBS_INTERVAL_MS: env.milliseconds(60_000),
     },
     variables,
   );

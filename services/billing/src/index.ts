@@ -1,6 +1,7 @@
 import { grpcModule } from '@rde/platform';
 import { billing, billingCaps, billingOverview, billingSessions, billingSubscriptions, protoFileOf } from '@rde/proto';
 import { Sessions } from './app/sessions';
+import { PlanGrants } from './app/grants';
 import { SpendCaps } from './app/spend-caps';
 import { Subscriptions } from './app/subscriptions';
 import { paymentProvider } from './clients/stripe';
@@ -16,6 +17,7 @@ import { LeasedTimer } from './jobs/leased-timer';
 import { AccountStore, type AccountDocument } from './store/accounts';
 import type { LedgerEntry } from './domain/ledger';
 import { SpendCapRepository } from './store/caps';
+import { GrantRepository } from './store/grants';
 import { LedgerStore } from './store/ledger';
 import { SessionRepository, type SessionDocument } from './store/sessions';
 import { SubscriptionRepository, type ProviderEventDocument } from './store/subscriptions';
@@ -42,22 +44,33 @@ export const billingModule = grpcModule({
       store.collection<ProviderEventDocument>('stripe_events'),
     );
     await subscriptionStore.createIndexes();
+    const grants = new PlanGrants(
+      book,
+      ledger,
+      new GrantRepository(accountCollection),
+      subscriptionStore,
+      ctx.backends.clock,
+      ctx.logger,
+    );
     const subscriptions = new Subscriptions(
       paymentProvider(config.RDE_STRIPE_SECRET_KEY, config.RDE_STRIPE_API_BASE),
       subscriptionStore,
       capStore,
       book,
+      grants,
       ctx.backends.clock,
       ctx.logger,
       { webhookSecret: config.RDE_STRIPE_WEBHOOK_SECRET, returnUrl: config.RDE_BILLING_RETURN_URL },
     );
     const planState = (workspaceId: string) => subscriptions.planState(workspaceId);
-    const downgrades = new LeasedTimer(
-      'downgrades',
+    // Period-end work: downgrades due, then monthly grants due (a downgrade first, so the grant
+    // that starts the new period is the new plan's).
+    const periodJobs = new LeasedTimer(
+      'subscription-periods',
       keyValue,
       ctx.logger,
-      config.RDE_BILLING_DOWNGRADE_INTERVAL_MS,
-      () => subscriptions.applyDueDowngrades(),
+      config.RDE_BILLING_PERIOD_JOBS_INTERVAL_MS,
+      async () => (await subscriptions.applyDueDowngrades()) + (await grants.grantDue()),
     );
     const consumer = new SettlementConsumer(bus, book, ctx.logger, {
       pauseAfterApplyMs: config.RDE_FAULT_PAUSE_AFTER_APPLY_MS,
@@ -107,10 +120,10 @@ export const billingModule = grpcModule({
       async startBackground() {
         await consumer.start();
         reaper.start();
-        downgrades.start();
+        periodJobs.start();
       },
       async close() {
-        await downgrades.stop();
+        await periodJobs.stop();
         await reaper.stop();
         await consumer.stop();
       },

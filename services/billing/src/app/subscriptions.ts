@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { errors, httpError, type Caller, type Clock, type Logger } from '@rde/platform';
 import type { CreditBook } from '../credit-book';
+import type { PlanGrants } from './grants';
 import { PLAN_CATALOG, type PlanId } from '../domain/plans';
 import { requireOwner } from '../domain/roles';
 import {
@@ -59,6 +60,7 @@ export class Subscriptions {
     private readonly subscriptions: SubscriptionRepository,
     private readonly caps: SpendCapRepository,
     private readonly book: CreditBook,
+    private readonly grants: PlanGrants,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly options: SubscriptionOptions,
@@ -221,6 +223,12 @@ export class Subscriptions {
     if (applied) {
       await this.book.account(workspaceId);
       await this.caps.setPlan(workspaceId, isLive(state) ? state.plan_id : 'free');
+      if (isLive(state)) {
+        // The first grant is due at the period start: made now, not at the job's next round.
+        await this.subscriptions.startGrants(workspaceId, state.current_period_start);
+        const subscription = await this.subscriptions.find(workspaceId);
+        if (subscription) await this.grants.grantFor(subscription);
+      }
     }
     return applied;
   }

@@ -22,6 +22,8 @@ export type SubscriptionDocument = {
   pending_plan_id: PlanId | null;
   pending_cadence: Cadence | null;
   cap_grace_until: number | null;
+  /** When the next monthly plan grant is due; null until the subscription first went live. */
+  next_grant_at: number | null;
   /**
    * The provider time (seconds) of the state applied last: an event created before it is older
    * than what we know and is ignored (out-of-order delivery).
@@ -83,7 +85,7 @@ export function subscriptionView(subscription: SubscriptionDocument) {
     pending_plan_id: subscription.pending_plan_id,
     pending_cadence: subscription.pending_cadence,
     cap_grace_until: iso(subscription.cap_grace_until),
-    next_grant_at: isLive(subscription) ? iso(subscription.current_period_end) : null,
+    next_grant_at: isLive(subscription) ? iso(subscription.next_grant_at) : null,
   };
 }
 
@@ -105,7 +107,7 @@ export function fromProvider(
   object: ProviderSubscription,
 ): Omit<
   SubscriptionDocument,
-  '_id' | 'pending_plan_id' | 'pending_cadence' | 'cap_grace_until' | 'event_created'
+  '_id' | 'pending_plan_id' | 'pending_cadence' | 'cap_grace_until' | 'next_grant_at' | 'event_created'
 > | null {
   const planId = object.metadata?.plan_id as PlanId;
   const cadence = object.metadata?.cadence === 'annual' ? 'annual' : 'monthly';

@@ -38,6 +38,8 @@ export interface AccountDocument extends Document, CapFields {
   late_charges: Record<string, AppliedCharge>;
   plan_id: PlanId;
   created_at: number;
+  /** Plan grants and rollover cuts applied, by chargeKey(entry id) (decision 0022). */
+  grants?: Record<string, { entry_id: string; balance_after: number }>;
 }
 
 /** A record's own entry: ids come from callers, so `constructor` must not find Object's. */

@@ -5,7 +5,10 @@ import type { Cadence, SubscriptionDocument } from '../domain/subscriptions';
 /** Collection `stripe_events`: the provider event ids already applied (`_id` = event id). */
 export type ProviderEventDocument = { _id: string; type: string; created: number; applied_at: number };
 
-type ProviderState = Omit<SubscriptionDocument, '_id' | 'pending_plan_id' | 'pending_cadence' | 'cap_grace_until'>;
+type ProviderState = Omit<
+  SubscriptionDocument,
+  '_id' | 'pending_plan_id' | 'pending_cadence' | 'cap_grace_until' | 'next_grant_at'
+>;
 
 /** Subscriptions by workspace; every change is one single-document update. */
 export class SubscriptionRepository {
@@ -17,6 +20,7 @@ export class SubscriptionRepository {
   async createIndexes(): Promise<void> {
     await this.subscriptions.createIndex({ keys: { stripe_customer_id: 1 }, name: 'customer' });
     await this.subscriptions.createIndex({ keys: { pending_plan_id: 1, current_period_end: 1 }, name: 'pending' });
+    await this.subscriptions.createIndex({ keys: { next_grant_at: 1 }, name: 'grants' });
   }
 
   find(workspaceId: string): Promise<SubscriptionDocument | null> {
@@ -41,6 +45,7 @@ export class SubscriptionRepository {
       pending_plan_id: null,
       pending_cadence: null,
       cap_grace_until: null,
+      next_grant_at: null,
       event_created: 0,
     };
     try {
@@ -75,6 +80,7 @@ export class SubscriptionRepository {
         pending_plan_id: null,
         pending_cadence: null,
         cap_grace_until: null,
+        next_grant_at: null,
       });
       return true;
     } catch (error) {
@@ -100,6 +106,23 @@ export class SubscriptionRepository {
       { $set: { ...fields, pending_plan_id: null, pending_cadence: null } },
     );
     return result.matched === 1;
+  }
+
+  /** Moves the next grant on from `from`; the subscription after it (null when someone else did). */
+  advanceGrant(workspaceId: string, from: number, to: number): Promise<SubscriptionDocument | null> {
+    return this.subscriptions.findOneAndUpdate(
+      { _id: workspaceId, next_grant_at: from },
+      { $set: { next_grant_at: to } },
+    );
+  }
+
+  /** A newly live subscription starts granting at its period start (once: only while unset). */
+  async startGrants(workspaceId: string, at: number): Promise<void> {
+    await this.subscriptions.updateOne({ _id: workspaceId, next_grant_at: null }, { $set: { next_grant_at: at } });
+  }
+
+  dueGrants(now: number): Promise<SubscriptionDocument[]> {
+    return this.subscriptions.find({ next_grant_at: { $lte: now } }, { limit: 100 });
   }
 
   dueDowngrades(now: number): Promise<SubscriptionDocument[]> {

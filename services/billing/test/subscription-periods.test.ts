@@ -1,4 +1,5 @@
 import { InMemoryDocumentStore, ManualClock, type Caller } from '@rde/platform';
+import { PlanGrants } from '../src/app/grants';
 import { Subscriptions } from '../src/app/subscriptions';
 import { paymentProvider } from '../src/clients/stripe';
 import { CreditBook } from '../src/credit-book';
@@ -6,6 +7,7 @@ import type { LedgerEntry } from '../src/domain/ledger';
 import type { SubscriptionDocument } from '../src/domain/subscriptions';
 import { AccountStore, type AccountDocument } from '../src/store/accounts';
 import { SpendCapRepository } from '../src/store/caps';
+import { GrantRepository } from '../src/store/grants';
 import { LedgerStore } from '../src/store/ledger';
 import { SubscriptionRepository, type ProviderEventDocument } from '../src/store/subscriptions';
 import { testLogger } from './support';
@@ -14,35 +16,35 @@ import { testLogger } from './support';
 const API_BASE = process.env.RDE_STRIPE_API_BASE ?? 'http://127.0.0.1:12111';
 const DAY_MS = 24 * 60 * 60_000;
 
-/** The scheduled job that applies a downgrade at the end of the paid period, once. */
-describe('scheduled downgrades', () => {
+/** Period-end jobs: a scheduled downgrade, and monthly plan grants with rollover, each applied once. */
+describe('subscription periods', () => {
   const workspaceId = 'ws_downgrade';
   const owner: Caller = { workspaceId, userId: 'usr_owner', role: 'owner', keyId: '', sessionId: '', requestId: '' };
   let clock: ManualClock;
   let accounts: InMemoryDocumentStore;
   let repository: SubscriptionRepository;
   let subscriptions: Subscriptions;
+  let grants: PlanGrants;
+  let ledger: LedgerStore;
 
   beforeEach(async () => {
     const store = new InMemoryDocumentStore();
     accounts = store;
     clock = new ManualClock();
     const accountCollection = store.collection<AccountDocument>('accounts');
-    const book = new CreditBook(
-      new AccountStore(accountCollection),
-      new LedgerStore(store.collection<LedgerEntry>('ledger')),
-      clock,
-      testLogger,
-    );
+    ledger = new LedgerStore(store.collection<LedgerEntry>('ledger'));
+    const book = new CreditBook(new AccountStore(accountCollection), ledger, clock, testLogger);
     repository = new SubscriptionRepository(
       store.collection<SubscriptionDocument>('subscriptions'),
       store.collection<ProviderEventDocument>('stripe_events'),
     );
+    grants = new PlanGrants(book, ledger, new GrantRepository(accountCollection), repository, clock, testLogger);
     subscriptions = new Subscriptions(
       paymentProvider('sk_test_downgrades', API_BASE),
       repository,
       new SpendCapRepository(accountCollection),
       book,
+      grants,
       clock,
       testLogger,
       { webhookSecret: 'whsec_unused', returnUrl: 'http://127.0.0.1/billing' },
@@ -91,5 +93,29 @@ describe('scheduled downgrades', () => {
     clock.advance(31 * DAY_MS);
     expect(await subscriptions.applyDueDowngrades()).toBe(0);
     expect((await repository.find(workspaceId))?.plan_id).toBe('pro');
+  });
+
+  test('monthly grants: one per month due, rollover cut to the cap first, a rerun grants nothing', async () => {
+    await repository.startGrants(workspaceId, clock.now());
+    expect(await grants.grantDue()).toBe(1);
+    // The free grant (100) carries over under the cap: 100 + Pro's 5,000.
+    expect((await account()).balance).toBe(5_100_000);
+    expect(await grants.grantDue()).toBe(0);
+
+    clock.advance(31 * DAY_MS);
+    expect(await grants.grantDue()).toBe(1);
+    // At most two months of plan credits right after a grant: 100 of the 5,100 carried expire.
+    expect((await account()).balance).toBe(10_000_000);
+    const entries = await ledger.recent(workspaceId, 10);
+    const byBalance = entries.map((entry) => [entry.kind, entry.amount, entry.balance_after]);
+    byBalance.sort((a, b) => Number(a[2]) - Number(b[2]));
+    expect(byBalance).toEqual([
+      ['grant', 100_000, 100_000],
+      ['correction', -100_000, 5_000_000],
+      ['grant', 5_000_000, 5_100_000],
+      ['grant', 5_000_000, 10_000_000],
+    ]);
+    expect(await grants.grantDue()).toBe(0);
+    expect((await ledger.recent(workspaceId, 10)).length).toBe(4);
   });
 });
