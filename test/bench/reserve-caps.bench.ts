@@ -74,12 +74,10 @@ async function cappedCaller(billing: RunningBilling) {
   const { address } = billing;
   const caps = createClient(billingCaps.SpendCapServiceService, {
     address,
-    serviceName: 'rde.billing.v1.SpendCapService',
     deadlineMs: 5_000,
   });
   const sessions = createClient(billingSessions.SessionServiceService, {
     address,
-    serviceName: 'rde.billing.v1.SessionService',
     deadlineMs: 5_000,
   });
   await caps.rpc.setWorkspaceCap({ capMillicredits: 90_000 }, owner);

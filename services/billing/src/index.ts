@@ -25,6 +25,7 @@ import type { SubscriptionDocument } from './domain/subscriptions';
 
 export const billingModule = grpcModule({
   name: 'billing',
+  defaultPort: 7102,
   dependencies: [],
   async build(ctx) {
     const config = billingConfig(ctx.env);

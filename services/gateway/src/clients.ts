@@ -13,7 +13,7 @@ import type { ServiceDefinition } from '@grpc/grpc-js';
 
 /**
  * One promise-wrapped gRPC client per downstream, addressed through the address book. Only the
- * RPCs listed as idempotent are retried.
+ * RPCs their contracts mark idempotent are retried.
  */
 export interface Clients {
   readonly auth: ServiceClient<typeof auth.AuthServiceService>['rpc'];
@@ -29,64 +29,21 @@ export interface Clients {
 
 export function createClients(addresses: AddressBook, deadlineMs: number): Clients {
   const opened: { close(): void }[] = [];
-  const connect = <D extends ServiceDefinition>(
-    service: string,
-    definition: D,
-    serviceName: string,
-    idempotent: (keyof D & string)[],
-  ) => {
-    const client = createClient(definition, { address: addresses.get(service), serviceName, deadlineMs, idempotent });
+  // Which RPCs are retried is the contract's `idempotency_level`, read by the client kit.
+  const connect = <D extends ServiceDefinition>(service: string, definition: D) => {
+    const client = createClient(definition, { address: addresses.get(service), deadlineMs });
     opened.push(client);
     return client.rpc;
   };
   return {
-    auth: connect('auth', auth.AuthServiceService, 'rde.auth.v1.AuthService', [
-      'resolveBearer',
-      'getWorkspace',
-      'listKeys',
-      'revokeKey',
-      'listMembers',
-    ]),
-    billing: connect('billing', billing.BillingServiceService, 'rde.billing.v1.BillingService', [
-      'listPlans',
-      'getPlanState',
-      'getBalance',
-      'listLedger',
-      'reserve',
-    ]),
-    // Setting a cap to the same value twice answers the same: safe to retry.
-    spendCaps: connect('billing', billingCaps.SpendCapServiceService, 'rde.billing.v1.SpendCapService', [
-      'setWorkspaceCap',
-      'setSessionDefaultCap',
-      'setMemberCap',
-      'listMemberCaps',
-    ]),
-    sessions: connect('billing', billingSessions.SessionServiceService, 'rde.billing.v1.SessionService', [
-      'getSession',
-      'endSession',
-    ]),
-    overview: connect('billing', billingOverview.OverviewServiceService, 'rde.billing.v1.OverviewService', [
-      'getOverview',
-      'getAutoTopUp',
-    ]),
-    // A provider event applies once by its id: a retried delivery changes nothing.
-    subscriptions: connect(
-      'billing',
-      billingSubscriptions.SubscriptionServiceService,
-      'rde.billing.v1.SubscriptionService',
-      ['applyProviderEvent'],
-    ),
-    catalog: connect('catalog', catalog.CatalogServiceService, 'rde.catalog.v1.CatalogService', [
-      'listTools',
-      'getTool',
-      'getMethod',
-    ]),
-    dataset: connect('dataset', dataset.DatasetServiceService, 'rde.dataset.v1.DatasetService', [
-      'listDatasets',
-      'getDataset',
-      'getRows',
-      'exportCsv',
-    ]),
+    auth: connect('auth', auth.AuthServiceService),
+    billing: connect('billing', billing.BillingServiceService),
+    spendCaps: connect('billing', billingCaps.SpendCapServiceService),
+    sessions: connect('billing', billingSessions.SessionServiceService),
+    overview: connect('billing', billingOverview.OverviewServiceService),
+    subscriptions: connect('billing', billingSubscriptions.SubscriptionServiceService),
+    catalog: connect('catalog', catalog.CatalogServiceService),
+    dataset: connect('dataset', dataset.DatasetServiceService),
     close: () => opened.forEach((client) => client.close()),
   };
 }

@@ -3,6 +3,7 @@ import { waterfall, protoFileOf } from '@rde/proto';
 
 export const waterfallModule = grpcModule({
   name: 'waterfall',
+  defaultPort: 7104,
   dependencies: [],
   async build(ctx) {
     const store = await ctx.backends.documentStore('rde_waterfall');

@@ -3,37 +3,37 @@ import type { catalog } from '@rde/proto';
 import type { Catalog } from '../domain/catalog';
 import type { JsonObject } from '../domain/parameters';
 import { isObject } from '../domain/rows';
-import type { ToolCalls } from '../calls/tool-call';
-import { metaView, methodView, toolView } from './views';
+import type { ToolCalls } from '../app/tool-call';
+import { metaView, type CatalogViews } from './views';
 
 export interface CatalogHandlerDependencies {
   readonly catalog: Catalog;
+  readonly views: CatalogViews;
   readonly toolCalls: ToolCalls;
-  readonly centsPerCredit: number;
 }
 
 /** Translates the CatalogService RPCs to the catalog and the tool calls, and back. */
 export function catalogHandlers(deps: CatalogHandlerDependencies): Handlers<typeof catalog.CatalogServiceService> {
-  const { catalog: tools, centsPerCredit } = deps;
+  const { catalog: tools, views } = deps;
   return {
     async listTools({ filter }) {
-      return { tools: tools.list(filter).map(({ provider, methods }) => toolView(provider, methods, centsPerCredit)) };
+      return { tools: tools.list(filter).map(({ provider, methods }) => views.tool(provider, methods)) };
     },
 
     async getTool({ tool }) {
       const flat = tools.has(tool) ? undefined : tools.resolveFlatName(tool);
       if (flat) {
-        return { tool: toolView(flat.provider, [flat.method], centsPerCredit), resolvedMethod: flat.method.name };
+        return { tool: views.tool(flat.provider, [flat.method]), resolvedMethod: flat.method.name };
       }
       const provider = tools.tool(tool);
-      return { tool: toolView(provider, provider.methods, centsPerCredit), resolvedMethod: '' };
+      return { tool: views.tool(provider, provider.methods), resolvedMethod: '' };
     },
 
     async getMethod({ tool, method }) {
       const resolved = tools.method(tool, method);
       return {
-        tool: toolView(resolved.provider, [], centsPerCredit),
-        method: methodView(resolved.method, centsPerCredit),
+        tool: views.tool(resolved.provider, []),
+        method: views.method(resolved.method),
       };
     },
 

@@ -3,25 +3,41 @@ import { DATA_PROVIDER_KIND } from '../domain/catalog';
 import { payloadSchemaOf } from '../domain/parameters';
 import { formatCredits, formatUsd } from '../domain/pricing';
 import type { MethodDeclaration, ProviderDeclaration } from '../providers/declaration';
-import type { CallMeta } from '../calls/tool-call';
+import type { CallMeta } from '../app/tool-call';
 
-/** The proto view of a tool with the given methods. */
-export function toolView(
-  provider: ProviderDeclaration,
-  methods: readonly MethodDeclaration[],
-  centsPerCredit: number,
-): catalog.Tool {
-  return {
-    name: provider.tool,
-    kind: DATA_PROVIDER_KIND,
-    module: provider.module,
-    description: provider.description,
-    methods: methods.map((method) => methodView(method, centsPerCredit)),
-  };
+/**
+ * The proto views of the catalog, built once: declarations and prices do not change while the
+ * process runs, so no read of the catalog formats a price or a schema again.
+ */
+export class CatalogViews {
+  private readonly methods = new Map<MethodDeclaration, catalog.Method>();
+
+  constructor(providers: readonly ProviderDeclaration[], centsPerCredit: number) {
+    for (const method of providers.flatMap((provider) => provider.methods)) {
+      this.methods.set(method, methodView(method, centsPerCredit));
+    }
+  }
+
+  /** The proto view of a tool with the given methods. */
+  tool(provider: ProviderDeclaration, methods: readonly MethodDeclaration[]): catalog.Tool {
+    return {
+      name: provider.tool,
+      kind: DATA_PROVIDER_KIND,
+      module: provider.module,
+      description: provider.description,
+      methods: methods.map((method) => this.method(method)),
+    };
+  }
+
+  method(method: MethodDeclaration): catalog.Method {
+    const view = this.methods.get(method);
+    if (!view) throw new Error(`method ${method.name} is not in the catalog`);
+    return view;
+  }
 }
 
 /** A method's contract: the vendor endpoint, its inputs, its cost and its JSON body schema. */
-export function methodView(method: MethodDeclaration, centsPerCredit: number): catalog.Method {
+function methodView(method: MethodDeclaration, centsPerCredit: number): catalog.Method {
   const { unit, millicredits, note } = method.cost;
   return {
     name: method.name,
