@@ -13,4 +13,5 @@ export * as billingCaps from './gen/rde/billing/v1/caps';
 export * as billingSessions from './gen/rde/billing/v1/sessions';
 export * as billingSubscriptions from './gen/rde/billing/v1/subscriptions';
 export * as billingOverview from './gen/rde/billing/v1/overview';
+export * as signin from './gen/rde/auth/v1/signin';
 export * as topics from './topics';

@@ -8,6 +8,7 @@ import {
   billingSubscriptions,
   catalog,
   dataset,
+  signin,
 } from '@rde/proto';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 
@@ -17,6 +18,7 @@ import type { ServiceDefinition } from '@grpc/grpc-js';
  */
 export interface Clients {
   readonly auth: ServiceClient<typeof auth.AuthServiceService>['rpc'];
+  readonly signin: ServiceClient<typeof signin.SignInServiceService>['rpc'];
   readonly billing: ServiceClient<typeof billing.BillingServiceService>['rpc'];
   readonly spendCaps: ServiceClient<typeof billingCaps.SpendCapServiceService>['rpc'];
   readonly sessions: ServiceClient<typeof billingSessions.SessionServiceService>['rpc'];
@@ -37,6 +39,7 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
   };
   return {
     auth: connect('auth', auth.AuthServiceService),
+    signin: connect('auth', signin.SignInServiceService),
     billing: connect('billing', billing.BillingServiceService),
     spendCaps: connect('billing', billingCaps.SpendCapServiceService),
     sessions: connect('billing', billingSessions.SessionServiceService),

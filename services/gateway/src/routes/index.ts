@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDependencies } from '../dependencies';
+import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
 import { datasetRoutes } from './datasets';
+import { feedbackRoutes } from './feedback';
 import { healthRoutes } from './health';
+import { integrationRoutes } from './integrations';
+import { inviteRoutes } from './invites';
 import { keyRoutes } from './keys';
 import { metaRoutes } from './meta';
 import { sessionRoutes } from './sessions';
@@ -16,5 +20,9 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   toolsRoutes,
   billingRoutes,
   datasetRoutes,
+  authRoutes,
+  inviteRoutes,
+  feedbackRoutes,
+  integrationRoutes,
   sessionRoutes,
 ];
