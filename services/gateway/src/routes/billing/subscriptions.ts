@@ -56,6 +56,8 @@ export async function subscriptionRoutes(app: FastifyInstance, deps: GatewayDepe
 
   // The signature covers the raw bytes: this route alone reads its body unparsed.
   await app.register(async (raw) => {
+    // The app's JSON parser is replaced in this context only.
+    raw.removeContentTypeParser('application/json');
     raw.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     raw.post<{ Body: Buffer }>(
       '/api/v2/billing/stripe/webhook',
