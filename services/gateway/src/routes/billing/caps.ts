@@ -35,7 +35,7 @@ export async function capRoutes(app: FastifyInstance, deps: GatewayDependencies)
   const capSchema = (body: object | undefined) => ({
     tags,
     ...(body && { body }),
-    response: { 200: capResult, ...errorsOf(401, 403, 422) },
+    response: { 200: capResult, ...errorsOf(403) },
   });
 
   app.put<{ Body: { cap: number } }>(
@@ -88,7 +88,7 @@ export async function capRoutes(app: FastifyInstance, deps: GatewayDependencies)
     tags,
     params: memberParams,
     ...(body && { body }),
-    response: { 200: memberCapResult, ...errorsOf(401, 403, 404, 422) },
+    response: { 200: memberCapResult, ...errorsOf(403, 404) },
   });
 
   app.put<{ Params: { user_id: string }; Body: { cap_usd: number } }>(
@@ -112,7 +112,7 @@ export async function capRoutes(app: FastifyInstance, deps: GatewayDependencies)
 
   app.get(
     '/api/v2/workspaces/members/spend-caps',
-    { schema: { tags, querystring: noQuery, response: { 200: memberCapList, ...errorsOf(401, 422) } } },
+    { schema: { tags, querystring: noQuery, response: { 200: memberCapList, ...errorsOf() } } },
     async (request) => {
       const { members } = await auth.listMembers({}, { caller: request.caller });
       const { members: caps } = await spendCaps.listMemberCaps(

@@ -13,7 +13,7 @@ export async function overviewRoutes(app: FastifyInstance, deps: GatewayDependen
 
   app.get(
     '/api/v2/billing/overview',
-    { schema: { tags, querystring: noQuery, response: { 200: overviewSchema, ...errorsOf(401, 422) } } },
+    { schema: { tags, querystring: noQuery, response: { 200: overviewSchema, ...errorsOf() } } },
     async (request) => {
       const { caller } = request;
       const [membership, { overviewJson, recentEntries }] = await Promise.all([
@@ -29,7 +29,7 @@ export async function overviewRoutes(app: FastifyInstance, deps: GatewayDependen
 
   app.get(
     '/api/v2/billing/auto-top-up',
-    { schema: { tags, querystring: noQuery, response: { 200: autoTopUpSchema, ...errorsOf(401, 422) } } },
+    { schema: { tags, querystring: noQuery, response: { 200: autoTopUpSchema, ...errorsOf() } } },
     async (request) => parseJson((await overview.getAutoTopUp({}, { caller: request.caller })).settingJson),
   );
 }

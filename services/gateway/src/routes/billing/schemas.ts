@@ -105,10 +105,8 @@ export const balanceSchema = allRequired({
   }),
 });
 
-const errorBody = { type: 'object', additionalProperties: true } as const;
-
-/** Error answers a route declares, each with the spec's free-form error body. */
-export const errorsOf = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, errorBody]));
+/** Error answers a route declares beyond the shared ones (401, 422, 5xx: the contract adds them). */
+export { errorResponses as errorsOf } from '../../contract';
 
 const positiveNumber = (description: string) => ({ type: 'number', exclusiveMinimum: 0, description }) as const;
 

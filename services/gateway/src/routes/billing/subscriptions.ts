@@ -16,7 +16,7 @@ export async function subscriptionRoutes(app: FastifyInstance, deps: GatewayDepe
     schema: {
       tags,
       ...(body && { body }),
-      response: { 200: result, ...errorsOf(401, 403, 422, 502, 503, ...statuses) },
+      response: { 200: result, ...errorsOf(400, 403, 413, 415, 502, 503, ...statuses) },
     },
   });
 
@@ -50,7 +50,7 @@ export async function subscriptionRoutes(app: FastifyInstance, deps: GatewayDepe
       ),
   );
 
-  app.post('/api/v2/billing/portal', schema(undefined, urlResult), async (request) => ({
+  app.post('/api/v2/billing/portal', schema(undefined, urlResult, 422), async (request) => ({
     url: (await subscriptions.openPortal({}, { caller: request.caller })).url,
   }));
 
@@ -67,7 +67,10 @@ export async function subscriptionRoutes(app: FastifyInstance, deps: GatewayDepe
           tags,
           security: [],
           description: "The payment provider's webhook; authenticated by its signature header",
-          response: { 200: { type: 'object', properties: { received: { type: 'boolean' } } }, ...errorsOf(400, 503) },
+          response: {
+            200: { type: 'object', properties: { received: { type: 'boolean' } } },
+            ...errorsOf(400, 413, 415, 503),
+          },
         },
       },
       async (request) => {

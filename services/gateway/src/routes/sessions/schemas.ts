@@ -92,4 +92,4 @@ export const sessionSchema = {
   required: ['id', 'steps', 'status', 'cap_usd', 'spent_usd'],
 } as const;
 
-export const sessionResponses = { 200: sessionSchema, ...errorsOf(400, 401, 403, 404, 422) };
+export const sessionResponses = { 200: sessionSchema, ...errorsOf(400, 403, 404, 413, 415) };
