@@ -45,7 +45,7 @@ export function methodView(method: MethodDeclaration, centsPerCredit: number): c
     payloadSchemaJson: method.http === 'POST' ? Buffer.from(JSON.stringify(payloadSchemaOf(method))) : Buffer.alloc(0),
     access: method.access ?? '',
     acceptsVendorOptions: method.acceptsVendorOptions === true,
-    capabilitiesJson: Buffer.from(JSON.stringify(method.capabilities ?? {})),
+    capabilitiesJson: Buffer.from(JSON.stringify({ ...method.capabilities, ...(method.job && { job: method.job }) })),
   };
 }
 
