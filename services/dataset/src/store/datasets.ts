@@ -48,6 +48,10 @@ export class DatasetRepository {
     return { kind: existing.status, record: toRecord(existing) };
   }
 
+  async setEnrichStatus(id: string, enrichStatus: string): Promise<void> {
+    await this.collection.updateOne({ _id: id, status: 'ready' }, { $set: { enrich_status: enrichStatus } });
+  }
+
   async markReady(id: string): Promise<void> {
     await this.collection.updateOne({ _id: id, status: 'writing' }, { $set: { status: 'ready' } });
   }
