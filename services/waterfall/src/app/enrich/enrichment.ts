@@ -1,0 +1,422 @@
+import { errors, type Caller, type Clock, type KeyValue, type Logger, type ValidationIssue } from '@rde/platform';
+import type { billing } from '@rde/proto';
+import { CHAINS, isCapability, type Chain } from '../../domain/enrich/chains';
+import { enrichDatasetIdOf, newEnrichRunId, replayKeyOf } from '../../domain/enrich/ids';
+import { subjectOf, type Row } from '../../domain/enrich/subject';
+import { chargedOf, enrichedRow, startWalk, stepName, type RowWalk } from '../../domain/enrich/walk';
+import { settlementEvent, type SettlementCharge } from '../../events/settlement';
+import type { EnrichClients } from '../../clients/enrich';
+import type { EnrichJobRepository } from '../../store/enrich-jobs';
+import type { EnrichRunDocument, EnrichRunRepository } from '../../store/enrich-runs';
+import type { ProviderPort } from './providers';
+import type { OpenJob, RowWalker } from './walk-rows';
+
+/** Spec "Limits": rows per enrichment waterfall call. */
+export const MAX_ROWS = 100;
+/** Spec "Limits": the replay window of an identical rows batch. */
+export const REPLAY_WINDOW_MS = 15 * 60_000;
+/** Rows written to the dataset per round trip while a run finishes them. */
+const ROW_FLUSH_SIZE = 25;
+const ROW_FLUSH_MS = 250;
+
+export interface EnrichRequest {
+  readonly capability: string;
+  /** One row (a JSON object), or undefined. */
+  readonly payload?: unknown;
+  /** Up to 100 rows, or undefined; exclusive with payload. */
+  readonly rows?: unknown;
+  readonly dryRun: boolean;
+}
+
+export interface PendingJobView {
+  readonly provider: string;
+  readonly job_id: string;
+  readonly fetch: string;
+}
+
+/** The `_meta` of an enrichment call, amounts in millicredits; each field present where it applies. */
+export interface EnrichMeta {
+  readonly charged?: number;
+  readonly creditsCharged?: number;
+  readonly balance?: number;
+  readonly reserved?: number;
+  readonly settled?: boolean;
+  readonly runId?: string;
+  readonly datasetId?: string;
+  readonly rowCount?: number;
+  readonly status?: string;
+  readonly progress?: { readonly done: number; readonly total: number };
+  readonly pollAfterS?: number;
+  readonly replayed?: boolean;
+  readonly pendingJobs?: readonly PendingJobView[];
+  readonly wouldCharge?: number;
+  readonly wouldCall?: string;
+}
+
+export interface EnrichResult {
+  readonly result: Record<string, unknown>;
+  readonly meta: EnrichMeta;
+}
+
+export interface EnrichmentDependencies {
+  readonly walker: RowWalker;
+  readonly runs: EnrichRunRepository;
+  readonly jobs: EnrichJobRepository;
+  readonly providers: ProviderPort;
+  readonly clients: EnrichClients;
+  readonly replayKeys: KeyValue;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly holdTtlMs: number;
+  /** How long a rows call waits for its run before answering `running` (rule 6). */
+  readonly detachMs: number;
+  readonly sleep: (ms: number) => Promise<void>;
+  /** Publishes a run's outbox now (the relay's poll is the safety net). */
+  readonly publishRun: (runId: string) => void;
+  /** Rule 9's place: the spending-cap check of a run's rows goes here (billing's Reserve). */
+}
+
+/** A run in progress in this process: its rows as they finish. */
+interface LiveRun {
+  readonly rows: Row[];
+  readonly walks: RowWalk[];
+  charged: number;
+  openJobs: OpenJob[];
+  finished: Promise<void>;
+}
+
+/**
+ * An enrichment waterfall call (spec "Enrichment waterfalls"): bad input is refused before anything
+ * is spent; an identical rows batch within 15 minutes is replayed at zero; otherwise the worst
+ * case is held, the rows are persisted as a dataset and walked down the chain, each row written
+ * as it finishes, and the run's settlement is written with its end.
+ */
+export class Enrichment {
+  private readonly live = new Map<string, LiveRun>();
+
+  constructor(private readonly deps: EnrichmentDependencies) {}
+
+  async enrich(request: EnrichRequest, caller: Caller | undefined): Promise<EnrichResult> {
+    if (!caller?.workspaceId) throw errors.unauthenticated();
+    if (!isCapability(request.capability)) {
+      throw errors.notFound(`unknown enrichment capability: ${request.capability}`);
+    }
+    const chain = CHAINS[request.capability];
+    const rows = rowsOf(request);
+    const worstPerRow = await this.worstCasePerRow(chain);
+    if (request.dryRun) {
+      return {
+        result: { dry_run: true, capability: chain.capability, chain: chain.steps.map(stepName), rows: rows.length },
+        meta: { wouldCharge: worstPerRow * rows.length, wouldCall: chain.steps.map(stepName).join(' → ') },
+      };
+    }
+    const runId = newEnrichRunId();
+    const replayKey = request.rows !== undefined ? replayKeyOf(caller.workspaceId, chain.capability, rows) : undefined;
+    if (replayKey && !(await this.deps.replayKeys.setIfAbsent(replayKey, runId, REPLAY_WINDOW_MS))) {
+      const first = await this.deps.replayKeys.get(replayKey);
+      if (first) return this.replay(first, caller);
+    }
+    const account = await this.reserve(runId, worstPerRow * rows.length, chain, caller, replayKey);
+    const datasetId = enrichDatasetIdOf(runId);
+    const subjects = rows.map(subjectOf);
+    await this.deps.clients.dataset.createDataset(
+      {
+        datasetId,
+        name: `${chain.capability} ${runId}`,
+        rowsJson: Buffer.from(JSON.stringify(rows.map((row, i) => enrichedRow(chain, row, subjects[i]!, startWalk())))),
+        source: `enrich:${chain.capability}`,
+        runId,
+        sessionId: caller.sessionId,
+      },
+      { caller },
+    );
+    await this.deps.runs.start({
+      _id: runId,
+      workspace_id: caller.workspaceId,
+      user_id: caller.userId,
+      session_id: caller.sessionId,
+      capability: chain.capability,
+      dataset_id: datasetId,
+      total: rows.length,
+      reserved_millicredits: worstPerRow * rows.length,
+    });
+    const live = this.start({ runId, datasetId, caller, chain, rows, subjects });
+    if (request.payload !== undefined) await live.finished;
+    else await Promise.race([live.finished, this.deps.sleep(this.deps.detachMs)]);
+    return this.view(runId, datasetId, caller, live, account, worstPerRow * rows.length);
+  }
+
+  /** The most one row can cost: rule 1 bills one hit per row, plus a validation on personal_email. */
+  private async worstCasePerRow(chain: Chain): Promise<number> {
+    const prices = await Promise.all(
+      chain.steps.map(async (step) => (await this.deps.providers.contract(step.tool, step.method)).price),
+    );
+    const validation = chain.validator
+      ? (await this.deps.providers.contract(chain.validator.tool, chain.validator.method)).price
+      : 0;
+    return Math.max(0, ...prices) + validation;
+  }
+
+  private async reserve(runId: string, amount: number, chain: Chain, caller: Caller, replayKey?: string) {
+    try {
+      const { account } = await this.deps.clients.billing.reserve(
+        {
+          holdId: runId,
+          runId,
+          amount: { millicredits: amount },
+          ttlMs: this.deps.holdTtlMs,
+          description: `enrichment ${chain.capability}`,
+        },
+        { caller },
+      );
+      return account;
+    } catch (error) {
+      // Nothing ran: the same rows sent again must run, not replay a refusal.
+      if (replayKey) await this.deps.replayKeys.delete(replayKey);
+      throw error;
+    }
+  }
+
+  /** Walks the rows in the background; rows land in the dataset as they finish. Never rejects. */
+  private start(run: {
+    runId: string;
+    datasetId: string;
+    caller: Caller;
+    chain: Chain;
+    rows: Row[];
+    subjects: ReturnType<typeof subjectOf>[];
+  }): LiveRun {
+    const { runId, datasetId, caller, chain } = run;
+    const live: LiveRun = {
+      rows: run.rows.map((row, i) => enrichedRow(chain, row, run.subjects[i]!, startWalk())),
+      walks: run.rows.map(() => startWalk()),
+      charged: 0,
+      openJobs: [],
+      finished: Promise.resolve(),
+    };
+    const charges: SettlementCharge[] = [];
+    const sink = new RowSink(async (batch) => {
+      await this.deps.clients.dataset.updateRows(
+        {
+          datasetId,
+          rows: batch.map(({ index }) => ({ index, rowJson: Buffer.from(JSON.stringify(live.rows[index])) })),
+          enrichStatus: 'running',
+        },
+        { caller },
+      );
+      await this.deps.runs.rowsDone(
+        runId,
+        batch.length,
+        batch.flatMap((entry) => entry.charges),
+      );
+    }, this.deps.sleep);
+    const asOf = new Date(this.deps.clock.now()).toISOString().slice(0, 7);
+    this.live.set(runId, live);
+    live.finished = (async () => {
+      let outcome: { status: 'completed' | 'failed'; error?: string } = { status: 'completed' };
+      try {
+        const { openJobs } = await this.deps.walker.walk(
+          { runId, caller, capability: chain.capability, datasetId, rows: run.rows, subjects: run.subjects, asOf },
+          (index, walk, owed) => {
+            live.walks[index] = walk;
+            live.rows[index] = enrichedRow(chain, run.rows[index]!, run.subjects[index]!, walk);
+            live.charged +=
+              chargedOf(walk) +
+              owed.filter((c) => c.charge_id.includes(':verify:')).reduce((s, c) => s + c.millicredits, 0);
+            charges.push(...owed);
+            sink.add({ index, charges: owed });
+          },
+        );
+        live.openJobs = openJobs;
+        await sink.close();
+      } catch (error) {
+        this.deps.logger.error({ err: error, runId }, 'enrichment run failed');
+        outcome = { status: 'failed', error: String(error) };
+      }
+      await this.finish(runId, caller, chain, charges, live.openJobs, outcome).catch((error: unknown) =>
+        this.deps.logger.error({ err: error, runId }, 'could not record the end of an enrichment run'),
+      );
+      setTimeout(() => this.live.delete(runId), 60_000).unref();
+    })();
+    return live;
+  }
+
+  /**
+   * Writes the run's end with its settlement; the hold is released now unless a provider job of
+   * the run is still open (its settlement and the release follow when it resolves).
+   */
+  private async finish(
+    runId: string,
+    caller: Caller,
+    chain: Chain,
+    charges: SettlementCharge[],
+    openJobs: OpenJob[],
+    outcome: { status: 'completed' | 'failed'; error?: string },
+  ) {
+    const event = settlementEvent({
+      settlementId: `${runId}:settlement:0`,
+      holdId: runId,
+      runId,
+      workspaceId: caller.workspaceId,
+      userId: caller.userId,
+      sessionId: caller.sessionId,
+      description: `enrichment ${chain.capability}`,
+      charges,
+      final: openJobs.length === 0,
+      createdAtMs: this.deps.clock.now(),
+    });
+    const ended = await this.deps.runs.finish(
+      runId,
+      { ...outcome, openJobs: openJobs.map((job) => ({ provider: job.provider, job_id: job.jobId })) },
+      event,
+    );
+    if (!ended) return;
+    this.deps.publishRun(runId);
+    const run = await this.deps.runs.find(caller.workspaceId, runId);
+    await this.deps.clients.dataset.updateRows(
+      { datasetId: run!.dataset_id, rows: [], enrichStatus: openJobs.length > 0 ? 'pending_jobs' : outcome.status },
+      { caller },
+    );
+  }
+
+  /** Rule 7: the first call's dataset and run, charged 0, no vendor called. */
+  private async replay(firstRunId: string, caller: Caller): Promise<EnrichResult> {
+    const first = await this.deps.runs.find(caller.workspaceId, firstRunId);
+    if (!first) throw errors.notFound('the replayed run is gone');
+    const results = first.status === 'running' ? [] : await this.datasetRows(first, caller);
+    return {
+      result: { results },
+      meta: { ...(await this.runMeta(first)), charged: 0, creditsCharged: 0, replayed: true },
+    };
+  }
+
+  private async datasetRows(run: EnrichRunDocument, caller: Caller): Promise<Row[]> {
+    const page = await this.deps.clients.dataset.getRows(
+      { datasetId: run.dataset_id, page: { offset: 0, limit: MAX_ROWS } },
+      { caller },
+    );
+    return JSON.parse(page.rowsJson.toString('utf8')) as Row[];
+  }
+
+  private async runMeta(run: EnrichRunDocument): Promise<EnrichMeta> {
+    const open = await this.deps.jobs.openOfRun(run._id);
+    return {
+      runId: run._id,
+      datasetId: run.dataset_id,
+      rowCount: run.total,
+      status: run.status,
+      progress: { done: run.done, total: run.total },
+      settled: false,
+      ...(run.status === 'running' && { pollAfterS: 2 }),
+      pendingJobs: open.map((job) => pendingJobView(job.provider, job.job_id)),
+    };
+  }
+
+  /** The answer: the rows when the run ended, else the running handle; money provisional until billing applies it. */
+  private async view(
+    runId: string,
+    datasetId: string,
+    caller: Caller,
+    live: LiveRun,
+    account: billing.Account | undefined,
+    held: number,
+  ): Promise<EnrichResult> {
+    const run = await this.deps.runs.find(caller.workspaceId, runId);
+    const ended = run !== null && run.status !== 'running';
+    const balance = account?.balance?.millicredits ?? 0;
+    const reserved = account?.reserved?.millicredits ?? 0;
+    const meta: EnrichMeta = {
+      ...(run ? await this.runMeta(run) : { runId, datasetId }),
+      charged: live.charged,
+      creditsCharged: live.charged,
+      balance: balance - (reserved - held) - live.charged,
+      reserved,
+      settled: false,
+    };
+    if (!ended) return { result: { results: [] }, meta };
+    const single = live.rows.length === 1 ? live.rows[0]! : undefined;
+    return {
+      result: { results: live.rows, ...(single && { steps: single.steps, hit: single.hit }) },
+      meta,
+    };
+  }
+}
+
+export function pendingJobView(provider: string, jobId: string): PendingJobView {
+  return { provider, job_id: jobId, fetch: `/enrich/jobs/${provider}/${jobId}` };
+}
+
+/**
+ * The rows of a request, refused before anything is spent: `payload` (one object) or `rows` (1 to
+ * 100 objects), never both. Checked here as well as by the gateway, for callers that reach the
+ * RPC directly.
+ */
+export function rowsOf(request: EnrichRequest): Row[] {
+  const { payload, rows } = request;
+  if (payload !== undefined && rows !== undefined) {
+    throw errors.badRequest({ error: 'invalid_payload', detail: 'send either payload (one row) or rows, not both' });
+  }
+  if (payload !== undefined) {
+    if (!isRow(payload)) throw invalid([{ loc: ['body', 'payload'], msg: 'must be object', type: 'object_type' }]);
+    return [payload];
+  }
+  if (rows === undefined) throw invalid([{ loc: ['body', 'rows'], msg: 'field required', type: 'missing' }]);
+  if (!Array.isArray(rows)) throw invalid([{ loc: ['body', 'rows'], msg: 'must be array', type: 'array_type' }]);
+  if (rows.length === 0 || rows.length > MAX_ROWS) {
+    throw invalid([{ loc: ['body', 'rows'], msg: `must hold 1 to ${MAX_ROWS} rows`, type: 'too_long' }]);
+  }
+  const issues = rows.flatMap((row, index): ValidationIssue[] =>
+    isRow(row) ? [] : [{ loc: ['body', 'rows', index], msg: 'must be object', type: 'object_type' }],
+  );
+  if (issues.length > 0) throw invalid(issues);
+  return rows as Row[];
+}
+
+const invalid = (issues: ValidationIssue[]) => errors.validation(issues);
+
+function isRow(value: unknown): value is Row {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Finished rows, written in small batches so a 100-row run is not 100 round trips. */
+class RowSink {
+  private pending: { index: number; charges: readonly SettlementCharge[] }[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private timer?: Promise<void>;
+  private failure?: unknown;
+
+  constructor(
+    private readonly write: (batch: { index: number; charges: readonly SettlementCharge[] }[]) => Promise<void>,
+    private readonly sleep: (ms: number) => Promise<void>,
+  ) {}
+
+  add(entry: { index: number; charges: readonly SettlementCharge[] }): void {
+    this.pending.push(entry);
+    if (this.pending.length >= ROW_FLUSH_SIZE) void this.flush();
+    else
+      this.timer ??= this.sleep(ROW_FLUSH_MS).then(() => {
+        this.timer = undefined;
+        return this.flush();
+      });
+  }
+
+  /** Writes what is left; a write that failed on the way fails the close. */
+  async close(): Promise<void> {
+    await this.timer;
+    await this.flush();
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length > 0) {
+      this.flushing = this.flushing.then(() =>
+        this.write(batch).catch((error: unknown) => {
+          this.failure ??= error;
+        }),
+      );
+    }
+    return this.flushing;
+  }
+}

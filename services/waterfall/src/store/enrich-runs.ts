@@ -1,0 +1,107 @@
+import { outboxPush, type Clock, type Collection, type DocumentStore, type NewOutboxEvent } from '@rde/platform';
+import type { SettlementCharge } from '../events/settlement';
+
+export type EnrichRunStatus = 'running' | 'completed' | 'failed';
+
+export interface OpenJobRef {
+  readonly provider: string;
+  readonly job_id: string;
+}
+
+/** One enrichment call over rows (collection `enrich_runs`, `_id` = run id = hold id). */
+export interface EnrichRunDocument {
+  _id: string;
+  workspace_id: string;
+  user_id: string;
+  session_id: string;
+  capability: string;
+  dataset_id: string;
+  total: number;
+  done: number;
+  status: EnrichRunStatus;
+  reserved_millicredits: number;
+  /** Charges of the run's own hold (synchronous hits, validations), pushed as rows finish. */
+  charges: SettlementCharge[];
+  charged_millicredits: number;
+  /** Jobs still open when the run's walk ended (rule 8). */
+  open_jobs: OpenJobRef[];
+  error?: string;
+  created_at: Date;
+  finished_at?: Date;
+  [field: string]: unknown;
+}
+
+export type NewEnrichRun = Pick<
+  EnrichRunDocument,
+  '_id' | 'workspace_id' | 'user_id' | 'session_id' | 'capability' | 'dataset_id' | 'total' | 'reserved_millicredits'
+>;
+
+export class EnrichRunRepository {
+  private constructor(
+    private readonly runs: Collection<EnrichRunDocument>,
+    private readonly clock: Clock,
+  ) {}
+
+  static async open(store: DocumentStore, clock: Clock): Promise<EnrichRunRepository> {
+    const runs = store.collection<EnrichRunDocument>('enrich_runs');
+    await runs.createIndex({ keys: { workspace_id: 1, created_at: -1 } });
+    return new EnrichRunRepository(runs, clock);
+  }
+
+  /** The collection whose documents carry the settlement outbox, for the relay. */
+  get collection(): Collection<EnrichRunDocument> {
+    return this.runs;
+  }
+
+  async start(run: NewEnrichRun): Promise<void> {
+    await this.runs.insertOne({
+      ...run,
+      done: 0,
+      status: 'running',
+      charges: [],
+      charged_millicredits: 0,
+      open_jobs: [],
+      created_at: new Date(this.clock.now()),
+    });
+  }
+
+  /** Rows finished: counted, and their charges kept with the run until its settlement. */
+  async rowsDone(runId: string, rows: number, charges: readonly SettlementCharge[]): Promise<void> {
+    await this.runs.updateOne(
+      { _id: runId, status: 'running' },
+      {
+        $inc: { done: rows, charged_millicredits: charges.reduce((sum, c) => sum + c.millicredits, 0) },
+        ...(charges.length > 0 && { $push: { charges: { $each: [...charges] } } }),
+      },
+    );
+  }
+
+  /**
+   * Ends the run and writes its settlement in ONE guarded update: the settlement exists if and only
+   * if the run ended, and a second end writes nothing (false).
+   */
+  async finish(
+    runId: string,
+    outcome: { status: Exclude<EnrichRunStatus, 'running'>; openJobs: OpenJobRef[]; error?: string },
+    settlement: NewOutboxEvent,
+  ): Promise<boolean> {
+    const result = await this.runs.updateOne(
+      { _id: runId, status: 'running' },
+      {
+        $set: {
+          status: outcome.status,
+          open_jobs: outcome.openJobs,
+          finished_at: new Date(this.clock.now()),
+          ...(outcome.error !== undefined && { error: outcome.error }),
+        },
+        $push: outboxPush([settlement], this.clock),
+      },
+    );
+    return result.matched === 1;
+  }
+
+  /** A run of this workspace; another workspace's is as absent as an unknown one. */
+  find(workspaceId: string, runId: string): Promise<EnrichRunDocument | null> {
+    return this.runs.findOne({ _id: runId, workspace_id: workspaceId });
+  }
+}
