@@ -1,6 +1,7 @@
 import { grpcModule, OutboxRelay } from '@rde/platform';
 import { catalog, protoFileOf } from '@rde/proto';
 import { ToolCalls } from './calls/tool-call';
+import { ProviderInvocations } from './calls/invoke-provider';
 import { createCatalogClients } from './clients';
 import { catalogConfig } from './config';
 import { Catalog } from './domain/catalog';
@@ -8,6 +9,7 @@ import { ParameterResolver } from './domain/parameters';
 import { catalogHandlers } from './grpc/handlers';
 import { RestJsonProviders } from './providers/rest-json';
 import { PROVIDERS } from './providers';
+import { WATERFALLS } from './providers/waterfalls';
 import { RunRepository } from './store/runs';
 
 export const catalogModule = grpcModule({
@@ -33,7 +35,8 @@ export const catalogModule = grpcModule({
       timeoutMs: config.RDE_PROVIDER_TIMEOUT_MS,
       connections: config.RDE_PROVIDER_CONNECTIONS,
     });
-    const tools = new Catalog(PROVIDERS);
+    const tools = new Catalog(PROVIDERS, WATERFALLS);
+    const keyValue = await ctx.backends.keyValue('catalog');
     const resolver = new ParameterResolver();
     resolver.compileAll(PROVIDERS.flatMap((provider) => provider.methods));
     const toolCalls = new ToolCalls({
@@ -47,16 +50,28 @@ export const catalogModule = grpcModule({
       holdTtlMs: config.RDE_CATALOG_HOLD_TTL_MS,
       publishSettlement: (runId) => relay.relayDocument(runs.collection, runId),
     });
+    const invocations = new ProviderInvocations({
+      catalog: tools,
+      resolver,
+      providers,
+      keyValue,
+      replayTtlMs: config.RDE_CATALOG_INVOCATION_REPLAY_MS,
+    });
     return {
       services: [
         {
           fullName: 'rde.catalog.v1.CatalogService',
           definition: catalog.CatalogServiceService,
-          handlers: catalogHandlers({ catalog: tools, toolCalls, centsPerCredit: config.RDE_CATALOG_CENTS_PER_CREDIT }),
+          handlers: catalogHandlers({
+            catalog: tools,
+            toolCalls,
+            invocations,
+            centsPerCredit: config.RDE_CATALOG_CENTS_PER_CREDIT,
+          }),
           protoFile: protoFileOf('catalog'),
         },
       ],
-      healthy: async () => (await Promise.all([store.ping(), bus.ping()]), true),
+      healthy: async () => (await Promise.all([store.ping(), bus.ping(), keyValue.ping()]), true),
       startBackground: async () => relay.start(),
       close: async () => {
         await relay.stop();

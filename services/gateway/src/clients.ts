@@ -1,5 +1,5 @@
 import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
-import { auth, billing, catalog, dataset } from '@rde/proto';
+import { auth, billing, catalog, dataset, waterfall } from '@rde/proto';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 
 /**
@@ -11,6 +11,7 @@ export interface Clients {
   readonly billing: ServiceClient<typeof billing.BillingServiceService>['rpc'];
   readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
+  readonly waterfall: ServiceClient<typeof waterfall.WaterfallServiceService>['rpc'];
   close(): void;
 }
 
@@ -51,6 +52,8 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
       'getRows',
       'exportCsv',
     ]),
+    // A search holds and spends credits: never retried.
+    waterfall: connect('waterfall', waterfall.WaterfallServiceService, 'rde.waterfall.v1.WaterfallService', []),
     close: () => opened.forEach((client) => client.close()),
   };
 }

@@ -4,11 +4,13 @@ import type { Catalog } from '../domain/catalog';
 import type { JsonObject } from '../domain/parameters';
 import { isObject } from '../domain/rows';
 import type { ToolCalls } from '../calls/tool-call';
-import { metaView, methodView, toolView } from './views';
+import type { ProviderInvocations } from '../calls/invoke-provider';
+import { chainStepView, metaView, methodView, toolView, waterfallView } from './views';
 
 export interface CatalogHandlerDependencies {
   readonly catalog: Catalog;
   readonly toolCalls: ToolCalls;
+  readonly invocations: ProviderInvocations;
   readonly centsPerCredit: number;
 }
 
@@ -17,10 +19,17 @@ export function catalogHandlers(deps: CatalogHandlerDependencies): Handlers<type
   const { catalog: tools, centsPerCredit } = deps;
   return {
     async listTools({ filter }) {
-      return { tools: tools.list(filter).map(({ provider, methods }) => toolView(provider, methods, centsPerCredit)) };
+      return {
+        tools: [
+          ...tools.list(filter).map(({ provider, methods }) => toolView(provider, methods, centsPerCredit)),
+          ...tools.listWaterfalls(filter).map(waterfallView),
+        ],
+      };
     },
 
     async getTool({ tool }) {
+      const waterfall = tools.findWaterfall(tool);
+      if (waterfall) return { tool: waterfallView(waterfall), resolvedMethod: '' };
       const flat = tools.has(tool) ? undefined : tools.resolveFlatName(tool);
       if (flat) {
         return { tool: toolView(flat.provider, [flat.method], centsPerCredit), resolvedMethod: flat.method.name };
@@ -52,6 +61,24 @@ export function catalogHandlers(deps: CatalogHandlerDependencies): Handlers<type
         caller,
       );
       return { resultJson: Buffer.from(JSON.stringify(result)), meta: metaView(meta) };
+    },
+
+    async invokeProvider(request) {
+      return deps.invocations.invoke({
+        tool: request.tool,
+        method: request.method,
+        payload: (jsonField(request.payloadJson, 'payload', 'object') as JsonObject | undefined) ?? {},
+        invocationId: request.invocationId,
+      });
+    },
+
+    async getWaterfall({ tool }) {
+      const waterfall = tools.findWaterfall(tool);
+      if (!waterfall) throw errors.notFound(`unknown waterfall: ${tool}`);
+      return {
+        tool: waterfallView(waterfall),
+        steps: waterfall.chain.map((step) => chainStepView(tools.step(step), centsPerCredit)),
+      };
     },
   };
 }

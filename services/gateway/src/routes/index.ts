@@ -5,6 +5,7 @@ import { datasetRoutes } from './datasets';
 import { healthRoutes } from './health';
 import { keyRoutes } from './keys';
 import { metaRoutes } from './meta';
+import { searchRoutes } from './search';
 import { toolsRoutes } from './tools';
 
 /** Route modules, grouped as the spec groups them; each declares its schemas beside its handlers. */
@@ -15,4 +16,5 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   toolsRoutes,
   billingRoutes,
   datasetRoutes,
+  searchRoutes,
 ];

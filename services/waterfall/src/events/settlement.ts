@@ -1,44 +1,45 @@
 import type { NewOutboxEvent } from '@rde/platform';
 import { billingEvents } from '@rde/proto';
+import { settlementIdOf } from '../domain/ids';
+import type { RunCharge } from '../store/runs';
 
 export const SETTLEMENTS_TOPIC = 'billing.settlements';
 
-export interface SettlementCharge {
-  readonly charge_id: string;
-  readonly millicredits: number;
-}
-
 export interface SettlementOf {
-  /** Deterministic per settlement, for logs; billing is idempotent per charge id. */
-  readonly settlementId: string;
-  readonly holdId: string;
   readonly runId: string;
   readonly workspaceId: string;
   readonly userId: string;
   readonly sessionId: string;
-  readonly description: string;
-  readonly charges: readonly SettlementCharge[];
-  /** The work is done: billing releases the rest of the hold. */
-  readonly final: boolean;
+  readonly charges: readonly RunCharge[];
   readonly createdAtMs: number;
+  /** Default: the run's one final settlement. A provider job settles under its own id. */
+  readonly settlementId?: string;
+  /** Default: the run id (a run's hold id is its run id). */
+  readonly holdId?: string;
+  /** Default true: billing releases the rest of the hold. False while a provider job of the run is open. */
+  readonly final?: boolean;
 }
 
-/** A settlement for the outbox, keyed by workspace so a workspace's settlements stay ordered. */
+/**
+ * A settlement of a waterfall run's hold: one charge per billed step, and, when final, the release
+ * of the rest of the hold. Keyed by workspace so a workspace's settlements stay ordered.
+ */
 export function settlementEvent(settlement: SettlementOf): NewOutboxEvent {
+  const id = settlement.settlementId ?? settlementIdOf(settlement.runId);
   const value = billingEvents.Settlement.encode({
-    settlementId: settlement.settlementId,
+    settlementId: id,
     workspaceId: settlement.workspaceId,
-    holdId: settlement.holdId,
+    holdId: settlement.holdId ?? settlement.runId,
     runId: settlement.runId,
     charges: settlement.charges.map((charge) => ({
       chargeId: charge.charge_id,
       amount: { millicredits: charge.millicredits },
-      description: settlement.description,
+      description: charge.description,
       userId: settlement.userId,
       sessionId: settlement.sessionId,
     })),
-    final: settlement.final,
+    final: settlement.final ?? true,
     createdAtMs: settlement.createdAtMs,
   }).finish();
-  return { id: settlement.settlementId, topic: SETTLEMENTS_TOPIC, key: settlement.workspaceId, value };
+  return { id, topic: SETTLEMENTS_TOPIC, key: settlement.workspaceId, value };
 }

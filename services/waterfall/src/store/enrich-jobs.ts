@@ -1,5 +1,5 @@
 import { outboxPush, type Clock, type Collection, type DocumentStore, type NewOutboxEvent } from '@rde/platform';
-import type { SettlementCharge } from '../events/settlement';
+import type { RunCharge } from './runs';
 
 export type EnrichJobStatus = 'pending' | 'settled' | 'failed' | 'expired';
 
@@ -50,7 +50,7 @@ export type EnrichJobDocument = {
   next_poll_at: Date;
   /** After this the job is given up (`expired`, nothing charged). */
   expires_at: Date;
-  charges: SettlementCharge[];
+  charges: RunCharge[];
   charged_millicredits: number;
   results: JobRowResult[];
   created_at: Date;
@@ -131,7 +131,7 @@ export class EnrichJobRepository {
    */
   async settle(
     key: string,
-    outcome: { status: Exclude<EnrichJobStatus, 'pending'>; charges: SettlementCharge[]; results: JobRowResult[] },
+    outcome: { status: Exclude<EnrichJobStatus, 'pending'>; charges: RunCharge[]; results: JobRowResult[] },
     settlement: NewOutboxEvent,
   ): Promise<EnrichJobDocument | null> {
     return this.jobs.findOneAndUpdate(

@@ -1,5 +1,5 @@
 import { outboxPush, type Clock, type Collection, type DocumentStore, type NewOutboxEvent } from '@rde/platform';
-import type { SettlementCharge } from '../events/settlement';
+import type { RunCharge } from './runs';
 
 export type EnrichRunStatus = 'running' | 'completed' | 'failed';
 
@@ -21,7 +21,7 @@ export interface EnrichRunDocument {
   status: EnrichRunStatus;
   reserved_millicredits: number;
   /** Charges of the run's own hold (synchronous hits, validations), pushed as rows finish. */
-  charges: SettlementCharge[];
+  charges: RunCharge[];
   charged_millicredits: number;
   /** Jobs still open when the run's walk ended (rule 8). */
   open_jobs: OpenJobRef[];
@@ -66,7 +66,7 @@ export class EnrichRunRepository {
   }
 
   /** Rows finished: counted, and their charges kept with the run until its settlement. */
-  async rowsDone(runId: string, rows: number, charges: readonly SettlementCharge[]): Promise<void> {
+  async rowsDone(runId: string, rows: number, charges: readonly RunCharge[]): Promise<void> {
     await this.runs.updateOne(
       { _id: runId, status: 'running' },
       {

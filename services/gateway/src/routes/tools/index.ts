@@ -112,6 +112,7 @@ function toolHeader(tool: catalog.Tool) {
     module: tool.module,
     description: tool.description,
     method_count: tool.methods.length,
+    ...(tool.chain.length > 0 && { chain: tool.chain }),
   };
 }
 

@@ -4,8 +4,9 @@ import { CHAINS, isCapability, type Chain } from '../../domain/enrich/chains';
 import { enrichDatasetIdOf, newEnrichRunId, replayKeyOf } from '../../domain/enrich/ids';
 import { subjectOf, type Row } from '../../domain/enrich/subject';
 import { chargedOf, enrichedRow, startWalk, stepName, type RowWalk } from '../../domain/enrich/walk';
-import { settlementEvent, type SettlementCharge } from '../../events/settlement';
-import type { EnrichClients } from '../../clients/enrich';
+import { settlementEvent } from '../../events/settlement';
+import type { RunCharge } from '../../store/runs';
+import type { WaterfallClients } from '../../clients';
 import type { EnrichJobRepository } from '../../store/enrich-jobs';
 import type { EnrichRunDocument, EnrichRunRepository } from '../../store/enrich-runs';
 import type { ProviderPort } from './providers';
@@ -63,7 +64,7 @@ export interface EnrichmentDependencies {
   readonly runs: EnrichRunRepository;
   readonly jobs: EnrichJobRepository;
   readonly providers: ProviderPort;
-  readonly clients: EnrichClients;
+  readonly clients: WaterfallClients;
   readonly replayKeys: KeyValue;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -194,7 +195,7 @@ export class Enrichment {
       openJobs: [],
       finished: Promise.resolve(),
     };
-    const charges: SettlementCharge[] = [];
+    const charges: RunCharge[] = [];
     const sink = new RowSink(async (batch) => {
       await this.deps.clients.dataset.updateRows(
         {
@@ -233,7 +234,7 @@ export class Enrichment {
         this.deps.logger.error({ err: error, runId }, 'enrichment run failed');
         outcome = { status: 'failed', error: String(error) };
       }
-      await this.finish(runId, caller, chain, charges, live.openJobs, outcome).catch((error: unknown) =>
+      await this.finish(runId, caller, charges, live.openJobs, outcome).catch((error: unknown) =>
         this.deps.logger.error({ err: error, runId }, 'could not record the end of an enrichment run'),
       );
       setTimeout(() => this.live.delete(runId), 60_000).unref();
@@ -248,8 +249,7 @@ export class Enrichment {
   private async finish(
     runId: string,
     caller: Caller,
-    chain: Chain,
-    charges: SettlementCharge[],
+    charges: RunCharge[],
     openJobs: OpenJob[],
     outcome: { status: 'completed' | 'failed'; error?: string },
   ) {
@@ -260,7 +260,6 @@ export class Enrichment {
       workspaceId: caller.workspaceId,
       userId: caller.userId,
       sessionId: caller.sessionId,
-      description: `enrichment ${chain.capability}`,
       charges,
       final: openJobs.length === 0,
       createdAtMs: this.deps.clock.now(),
@@ -380,17 +379,17 @@ function isRow(value: unknown): value is Row {
 
 /** Finished rows, written in small batches so a 100-row run is not 100 round trips. */
 class RowSink {
-  private pending: { index: number; charges: readonly SettlementCharge[] }[] = [];
+  private pending: { index: number; charges: readonly RunCharge[] }[] = [];
   private flushing: Promise<void> = Promise.resolve();
   private timer?: Promise<void>;
   private failure?: unknown;
 
   constructor(
-    private readonly write: (batch: { index: number; charges: readonly SettlementCharge[] }[]) => Promise<void>,
+    private readonly write: (batch: { index: number; charges: readonly RunCharge[] }[]) => Promise<void>,
     private readonly sleep: (ms: number) => Promise<void>,
   ) {}
 
-  add(entry: { index: number; charges: readonly SettlementCharge[] }): void {
+  add(entry: { index: number; charges: readonly RunCharge[] }): void {
     this.pending.push(entry);
     if (this.pending.length >= ROW_FLUSH_SIZE) void this.flush();
     else

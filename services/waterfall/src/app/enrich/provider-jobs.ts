@@ -4,8 +4,9 @@ import { jobChargeIdOf, newNonce } from '../../domain/enrich/ids';
 import { subjectOf as subjectOfRow, type Subject } from '../../domain/enrich/subject';
 import { miss, type Verdict } from '../../domain/enrich/verdicts';
 import { afterVerdict, correlate, enrichedRow, type Resume, type RowWalk } from '../../domain/enrich/walk';
-import { settlementEvent, type SettlementCharge } from '../../events/settlement';
-import type { DatasetClient } from '../../clients/enrich';
+import { settlementEvent } from '../../events/settlement';
+import type { RunCharge } from '../../store/runs';
+import type { DatasetClient } from '../../clients';
 import { jobKeyOf, type EnrichJobDocument, type EnrichJobRepository, type JobRowResult } from '../../store/enrich-jobs';
 import { judge } from './judge';
 import type { JobShape, JsonObject, ProviderPort } from './providers';
@@ -168,7 +169,7 @@ export class ProviderJobs {
     );
     if (!polled.ok || valueAt(polled.answer, shape.state_path) !== shape.done_state) return undefined;
     const verdicts = await this.verdictsOf(job, step, shape, polled.answer);
-    const charges: SettlementCharge[] = [];
+    const charges: RunCharge[] = [];
     const results: JobRowResult[] = [];
     for (const row of job.rows) {
       const verdict = verdicts.get(row.index)!;
@@ -176,6 +177,7 @@ export class ProviderJobs {
         charges.push({
           charge_id: jobChargeIdOf(job.provider, job.job_id, row.ref),
           millicredits: job.price_millicredits,
+          description: `${job.capability} ${job.provider} job`,
         });
       }
       const walk = {
@@ -226,7 +228,7 @@ export class ProviderJobs {
   /** The one guarded settling write; a job another settler already settled is left as it is. */
   private async settle(
     job: EnrichJobDocument,
-    outcome: { status: 'settled' | 'expired'; charges: SettlementCharge[]; results: JobRowResult[] },
+    outcome: { status: 'settled' | 'expired'; charges: RunCharge[]; results: JobRowResult[] },
   ): Promise<boolean> {
     const event = settlementEvent({
       settlementId: `${job._id}:settlement`,
@@ -235,7 +237,6 @@ export class ProviderJobs {
       workspaceId: job.workspace_id,
       userId: job.user_id,
       sessionId: job.session_id,
-      description: `${job.capability} ${job.provider} job`,
       charges: outcome.charges,
       final: false,
       createdAtMs: this.clock.now(),

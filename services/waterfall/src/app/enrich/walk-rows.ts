@@ -1,10 +1,11 @@
 import type { Caller, Logger } from '@rde/platform';
 import { CHAINS, inputFor, type Capability, type ChainStep } from '../../domain/enrich/chains';
-import { refOf, afterOpenJob, afterVerdict, batchesOf, type RowWalk } from '../../domain/enrich/walk';
-import { stepChargeIdOf, validationChargeIdOf } from '../../domain/enrich/ids';
+import { refOf, afterOpenJob, afterVerdict, batchesOf, stepName, type RowWalk } from '../../domain/enrich/walk';
+import { validationChargeIdOf } from '../../domain/enrich/ids';
+import { chargeIdOf, invocationIdOf } from '../../domain/ids';
 import type { Row, Subject } from '../../domain/enrich/subject';
 import { miss, type Verdict } from '../../domain/enrich/verdicts';
-import type { SettlementCharge } from '../../events/settlement';
+import type { RunCharge } from '../../store/runs';
 import { judge, Validations } from './judge';
 import type { ProviderJobs } from './provider-jobs';
 import type { MethodContract, ProviderPort } from './providers';
@@ -22,7 +23,7 @@ export interface RowsRun {
 }
 
 /** Told of each row the moment its walk ends, with the run's charges that row caused. */
-export type RowFinished = (index: number, walk: RowWalk, charges: readonly SettlementCharge[]) => void;
+export type RowFinished = (index: number, walk: RowWalk, charges: readonly RunCharge[]) => void;
 
 export interface OpenJob {
   readonly provider: string;
@@ -46,17 +47,21 @@ export class RowWalker {
     const chain = CHAINS[run.capability];
     const walks: RowWalk[] = run.rows.map(() => ({ next: 0, steps: [], done: false }));
     const openJobs: OpenJob[] = [];
-    let validationCharges: SettlementCharge[] = [];
+    let validationCharges: RunCharge[] = [];
     const validatorPrice = chain.validator
       ? (await this.providers.contract(chain.validator.tool, chain.validator.method)).price
       : 0;
     const validations = chain.validator
       ? new Validations(this.providers, chain.validator, run.caller, (address) =>
-          validationCharges.push({ charge_id: validationChargeIdOf(run.runId, address), millicredits: validatorPrice }),
+          validationCharges.push({
+            charge_id: validationChargeIdOf(run.runId, address),
+            millicredits: validatorPrice,
+            description: `${run.capability} ${stepName(chain.validator!)}`,
+          }),
         )
       : undefined;
     /** Records a row's new walk and reports it when it ended, with its charges and pending validations. */
-    const advance = (index: number, walk: RowWalk, charges: SettlementCharge[]) => {
+    const advance = (index: number, walk: RowWalk, charges: RunCharge[]) => {
       walks[index] = walk;
       if (!walk.done) return;
       const owed = [...charges, ...validationCharges];
@@ -132,7 +137,7 @@ export class RowWalker {
         tool: step.tool,
         method: step.method,
         payload: input,
-        invocationId: stepChargeIdOf(run.runId, index, `${step.tool}.${step.method}`),
+        invocationId: invocationIdOf(run.runId, index, stepName(step), 0),
       },
       run.caller,
     );
@@ -146,7 +151,11 @@ export class RowWalker {
     });
   }
 
-  private stepCharge(run: RowsRun, index: number, step: ChainStep, contract: MethodContract): SettlementCharge {
-    return { charge_id: stepChargeIdOf(run.runId, index, `${step.tool}.${step.method}`), millicredits: contract.price };
+  private stepCharge(run: RowsRun, index: number, step: ChainStep, contract: MethodContract): RunCharge {
+    return {
+      charge_id: chargeIdOf(run.runId, index, stepName(step)),
+      millicredits: contract.price,
+      description: `${run.capability} ${stepName(step)}`,
+    };
   }
 }

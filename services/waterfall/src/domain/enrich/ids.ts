@@ -10,11 +10,6 @@ export function enrichDatasetIdOf(runId: string): string {
   return `ds_${sha256(`enrich:${runId}`).slice(0, 24)}`;
 }
 
-/** A hit of a synchronous step on one row: `<run_id>:<row>:<tool>.<method>` (decision 0004). */
-export function stepChargeIdOf(runId: string, row: number, step: string): string {
-  return `${runId}:${row}:${step}`;
-}
-
 /** A provider job's hit: `<provider>:<job_id>`, with the contact's key for a batch (decision 0004). */
 export function jobChargeIdOf(provider: string, jobId: string, ref?: string): string {
   return ref === undefined ? `${provider}:${jobId}` : `${provider}:${jobId}:${ref}`;

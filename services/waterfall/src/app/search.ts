@@ -1,0 +1,477 @@
+import { errors, type Caller, type Logger } from '@rde/platform';
+import type { catalog } from '@rde/proto';
+import type { WaterfallClients } from '../clients';
+import { searchStepOf, type SearchStep } from '../domain/search/capabilities';
+import { verifiesCompany, type CompanyRequest } from '../domain/search/company-match';
+import {
+  bindFilters,
+  COMPANY_KEYS,
+  isPlainObject,
+  listOf,
+  type FilterKey,
+  type Filters,
+} from '../domain/search/filters';
+import { PeopleSet, insideLocations, type PersonRecord, type ResultRow } from '../domain/search/people';
+import { decideStep, requestsOf, worstCaseOf, type Outcome } from '../domain/search/plan';
+import { chargeIdOf, datasetIdOf, invocationIdOf, newRunId } from '../domain/ids';
+import { BilledRuns, totalOf, type OpenRun } from './billed-run';
+import type { RunCharge } from '../store/runs';
+
+const WATERFALL = 'people_search';
+const DEFAULT_LIMIT = 25;
+const MAX_LIMIT = 1000;
+/** More companies than this in one search earns the `many_companies` warning. */
+const MANY_COMPANIES = 10;
+/** Fields a public-web step reads besides its company anchor (rule 8); the rest end the chain. */
+
+/** The Step record of the spec. */
+export interface StepRecord {
+  step: string;
+  outcome: Outcome | null;
+  charged: number;
+  counts: { returned: number; new: number; charged: number; pages: number };
+  unsupported_fields?: string[];
+  verify_dropped?: number;
+  filters_relaxed?: string[];
+  detail?: string;
+}
+
+export interface SearchMetaFields {
+  charged?: number;
+  balance?: number;
+  reserved?: number;
+  settled?: boolean;
+  runId?: string;
+  datasetId?: string;
+  rowCount?: number;
+  wouldCharge?: number;
+  ignoredQueryKeys: string[];
+  warnings: Record<string, unknown>[];
+}
+
+export interface SearchAnswer {
+  readonly result: Record<string, unknown>;
+  readonly meta: SearchMetaFields;
+}
+
+export interface SearchDependencies {
+  readonly clients: WaterfallClients;
+  readonly billedRuns: BilledRuns;
+  readonly logger: Logger;
+  /** Deadline of one provider invocation. */
+  readonly stepDeadlineMs: number;
+}
+
+/** A parsed search request. */
+interface SearchRequest {
+  readonly filters: Filters;
+  readonly ignored: string[];
+  readonly coverage: 'single' | 'max';
+  readonly limit: number;
+  readonly preview: boolean;
+  readonly chain: SearchStep[];
+}
+
+/** The walk in progress: rows, steps, charges, money left in the hold. */
+interface Walk {
+  readonly run: OpenRun;
+  readonly request: SearchRequest;
+  readonly people: PeopleSet;
+  readonly steps: StepRecord[];
+  readonly charges: RunCharge[];
+  /** Steps that answered `unsupported_fields`, for the relaxed retry. */
+  readonly unsupported: { step: SearchStep; fields: FilterKey[] }[];
+  spent: number;
+  /** Whether the provider that can express every capability-gated filter answered. */
+  aiDatabaseAnswered: boolean;
+}
+
+/**
+ * People search (spec "Search"): bind the filters, decide every step from its declared
+ * capabilities, hold the worst case of the whole walk once, walk, verify, dedupe, settle once.
+ */
+export class PeopleSearch {
+  constructor(private readonly deps: SearchDependencies) {}
+
+  async search(body: Record<string, unknown>, caller: Caller | undefined): Promise<SearchAnswer> {
+    if (!caller?.workspaceId) throw errors.unauthenticated();
+    const request = await this.parse(body);
+    const worstCase = request.chain.reduce((sum, step) => sum + this.stepWorstCase(step, request), 0);
+    if (request.preview) return preview(request, worstCase);
+    const run = await this.deps.billedRuns.open(newRunId(), WATERFALL, caller, worstCase);
+    if (!run) return nothingAvailable(request);
+    try {
+      return await this.walk(run, request);
+    } catch (error) {
+      await this.deps.billedRuns.abandon(run, error);
+      throw error;
+    }
+  }
+
+  private async parse(body: Record<string, unknown>): Promise<SearchRequest> {
+    const bound = bindFilters(body);
+    const coverage = body.coverage ?? 'single';
+    if (coverage !== 'single' && coverage !== 'max') {
+      throw errors.validation([{ loc: ['body', 'coverage'], msg: 'coverage must be single or max', type: 'enum' }]);
+    }
+    const limit = body.limit ?? bound.limit ?? DEFAULT_LIMIT;
+    if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_LIMIT) {
+      throw errors.validation([
+        { loc: ['body', 'limit'], msg: `limit must be an integer from 1 to ${MAX_LIMIT}`, type: 'value_error' },
+      ]);
+    }
+    const { steps } = await this.deps.clients.catalog.getWaterfall({ tool: WATERFALL });
+    return {
+      filters: bound.filters,
+      ignored: bound.ignored,
+      coverage,
+      limit: limit as number,
+      preview: body.dry_run === true || body.preview === true,
+      chain: chainOf(steps.map(searchStepOf), body.providers),
+    };
+  }
+
+  private stepWorstCase(step: SearchStep, request: SearchRequest): number {
+    const decision = decideStep(step, request.filters);
+    if (!decision.run) {
+      // A step stopped on unsupported fields may run once more relaxed: hold for that too.
+      return decision.outcome === 'unsupported_fields' ? worstCaseOf(step, request.limit) : 0;
+    }
+    return worstCaseOf(step, request.limit, decision.companies.length);
+  }
+
+  private async walk(run: OpenRun, request: SearchRequest): Promise<SearchAnswer> {
+    const walk: Walk = {
+      run,
+      request,
+      people: new PeopleSet(),
+      steps: [],
+      charges: [],
+      unsupported: [],
+      spent: 0,
+      aiDatabaseAnswered: false,
+    };
+    for (const [index, step] of request.chain.entries()) await this.runStep(walk, step, index, []);
+    if (walk.people.size === 0 && walk.aiDatabaseAnswered) await this.relaxedRetry(walk);
+    const rows = request.coverage === 'single' ? walk.people.rows.slice(0, request.limit) : walk.people.rows;
+    const charged = totalOf(walk.charges);
+    const persisted = charged > 0 && rows.length > 0 ? await this.persist(run, rows) : undefined;
+    await this.deps.billedRuns.finish(run, {
+      status: 'succeeded',
+      charges: walk.charges,
+      datasetId: persisted,
+      rowCount: persisted ? rows.length : undefined,
+      steps: walk.steps,
+    });
+    return {
+      result: { results: rows, steps: walk.steps, hit: rows.length > 0 },
+      meta: {
+        charged,
+        // Provisional until billing applies the settlement: the balance less this charge and less the
+        // workspace's other holds (the Reserve answer's `reserved` includes this run's hold).
+        balance: run.balance - (run.reserved - run.held) - charged,
+        reserved: run.reserved,
+        settled: false,
+        runId: run.id,
+        ...(persisted && { datasetId: persisted, rowCount: rows.length }),
+        ignoredQueryKeys: request.ignored,
+        warnings: warningsOf(request, walk),
+      },
+    };
+  }
+
+  /** Rule 4: the steps that could not express some fields run once more without them. */
+  private async relaxedRetry(walk: Walk): Promise<void> {
+    const retries = [...walk.unsupported];
+    for (const [offset, { step, fields }] of retries.entries()) {
+      await this.runStep(walk, step, walk.request.chain.length + offset, fields);
+    }
+  }
+
+  private async runStep(walk: Walk, step: SearchStep, index: number, dropped: FilterKey[]): Promise<void> {
+    const { request } = walk;
+    const record = newRecord(step, dropped);
+    walk.steps.push(record);
+    const wanted = request.coverage === 'single' ? request.limit - walk.people.size : request.limit;
+    if (wanted <= 0) return stopped(record, 'skip', 'limit already collected; not called, not billed');
+    const decision = decideStep(step, request.filters, dropped);
+    if (!decision.run) {
+      stopped(record, decision.outcome, decision.detail);
+      if (decision.unsupportedFields) {
+        record.unsupported_fields = decision.unsupportedFields;
+        if (dropped.length === 0) walk.unsupported.push({ step, fields: decision.unsupportedFields });
+      }
+      return;
+    }
+    const stepWorst = worstCaseOf(step, wanted, decision.companies.length);
+    if (stepWorst > walk.run.held - walk.spent) {
+      return stopped(record, 'insufficient_credits', 'the balance does not cover this step');
+    }
+    const locations = await this.locationTokens(walk, step, index);
+    if (locations === null) return stopped(record, 'cant_scope_location', 'no location resolves to a token it accepts');
+    await this.callStep(walk, step, index, record, {
+      dropped,
+      wanted,
+      locations,
+      companies: decision.companies,
+    });
+  }
+
+  private async callStep(
+    walk: Walk,
+    step: SearchStep,
+    index: number,
+    record: StepRecord,
+    input: { dropped: FilterKey[]; wanted: number; locations?: string[]; companies: readonly string[] },
+  ): Promise<void> {
+    const anchors = input.companies.length > 0 ? input.companies : [undefined];
+    let cost = 0;
+    let kept = 0;
+    let requestNo = 0;
+    let failure: string | undefined;
+    for (const company of anchors) {
+      let cursor: string | undefined;
+      for (const planned of requestsOf(step, { filters: walk.request.filters, ...input, company })) {
+        if (cursor !== undefined && step.paging.style === 'cursor') planned.payload[step.paging.cursor] = cursor;
+        const answer = await this.invoke(walk.run, index, step, requestNo++, planned.payload);
+        if (answer.failure) {
+          failure = `${answer.failure.reason}: ${answer.failure.message}`;
+          break;
+        }
+        record.counts.pages += 1;
+        cost += Number(answer.cost?.millicredits ?? 0);
+        const people = JSON.parse(answer.peopleJson.toString('utf8') || '[]') as PersonRecord[];
+        record.counts.returned += people.length;
+        kept += this.keep(walk, step, record, people, input.dropped);
+        cursor = step.paging.style === 'cursor' ? cursorOf(answer, step.paging.next) : undefined;
+        const enough = walk.request.coverage === 'single' && walk.people.size >= walk.request.limit;
+        if (people.length < planned.rows || enough || (step.paging.style === 'cursor' && !cursor)) break;
+      }
+      if (failure || (walk.request.coverage === 'single' && walk.people.size >= walk.request.limit)) break;
+    }
+    this.bill(walk, step, index, record, cost);
+    if (failure && record.counts.pages === 0)
+      return stopped(record, 'skip', `provider failed (${failure}); not billed`);
+    if (failure) record.detail = `provider failed after ${record.counts.pages} pages (${failure})`;
+    if (isAiDatabase(step)) walk.aiDatabaseAnswered = true;
+    if (record.counts.returned === 0) return stopped(record, 'no_result', 'no matches');
+    if (kept === 0 && (record.verify_dropped ?? 0) > 0) {
+      stopped(record, 'company_mismatch', 'no returned row is verifiably at the requested company');
+    }
+  }
+
+  /** Verifies, flags and dedupes a page of people; returns how many were kept. */
+  private keep(walk: Walk, step: SearchStep, record: StepRecord, people: PersonRecord[], dropped: FilterKey[]) {
+    const { filters } = walk.request;
+    const company = companyRequestOf(filters);
+    const wantedLocations = listOf(filters.locations);
+    let kept = 0;
+    for (const person of people) {
+      if (
+        step.companyMatch === 'loose' &&
+        company &&
+        !verifiesCompany(company, person.company, person.company_domain)
+      ) {
+        record.verify_dropped = (record.verify_dropped ?? 0) + 1;
+        continue;
+      }
+      kept += 1;
+      const row: ResultRow = {
+        ...person,
+        _source: step.name,
+        ...(step.verificationRequired && {
+          verification_required: true as const,
+          verification_reason: step.verificationReason ?? 'unverified profile search result',
+        }),
+        ...(step.locationTokens === 'free_text' &&
+          wantedLocations.length > 0 &&
+          !insideLocations(person.location, wantedLocations) && { outside_locations: true as const }),
+        ...(dropped.length > 0 && { filters_relaxed: dropped }),
+      };
+      if (walk.request.coverage === 'single' && walk.people.size >= walk.request.limit) break;
+      if (walk.people.add(row)) record.counts.new += 1;
+    }
+    return kept;
+  }
+
+  /** One deterministic charge per billed step (never for a step whose vendor failed before answering). */
+  private bill(walk: Walk, step: SearchStep, index: number, record: StepRecord, cost: number): void {
+    if (cost <= 0) return;
+    walk.spent += cost;
+    walk.charges.push({
+      charge_id: chargeIdOf(walk.run.id, index, step.name),
+      millicredits: cost,
+      description: `people_search ${step.name}`,
+    });
+    record.charged = cost / 1000;
+    record.counts.charged = step.costUnit === 'record' ? record.counts.returned : record.counts.pages;
+  }
+
+  /**
+   * The query's locations as the step accepts them: place names lower-cased, metro codes looked up
+   * through the step's declared look-up method (free), free text as given. null: none resolves.
+   */
+  private async locationTokens(walk: Walk, step: SearchStep, index: number): Promise<string[] | null | undefined> {
+    const places = listOf(walk.request.filters.locations);
+    if (places.length === 0 || !step.bind.locations) return undefined;
+    if (step.locationTokens === 'place_name') return places.map((place) => place.toLowerCase());
+    if (step.locationTokens !== 'metro_code' || !step.locationLookup) return places;
+    const lookup = step.locationLookup;
+    const codes = new Set<string>();
+    for (const [n, place] of places.entries()) {
+      const answer = await this.invoke(walk.run, index, { ...step, method: lookup.method }, 1000 + n, {
+        [lookup.parameter]: place,
+      });
+      const found = answer.failure ? [] : rowsAtPath(answer.resultJson, lookup.rows);
+      found.forEach((row) => typeof row[lookup.code] === 'string' && codes.add(row[lookup.code] as string));
+    }
+    return codes.size > 0 ? [...codes] : null;
+  }
+
+  private invoke(
+    run: OpenRun,
+    index: number,
+    step: Pick<SearchStep, 'tool' | 'method' | 'name'>,
+    n: number,
+    payload: object,
+  ) {
+    return this.deps.clients.catalog.invokeProvider(
+      {
+        tool: step.tool,
+        method: step.method,
+        payloadJson: Buffer.from(JSON.stringify(payload)),
+        invocationId: invocationIdOf(run.id, index, `${step.tool}.${step.method}`, n),
+      },
+      { caller: run.caller, deadlineMs: this.deps.stepDeadlineMs },
+    );
+  }
+
+  /** Paid results are kept like tool rows: a dataset derived from the run id. */
+  private async persist(run: OpenRun, rows: ResultRow[]): Promise<string> {
+    const datasetId = datasetIdOf(run.id);
+    await this.deps.clients.dataset.createDataset(
+      {
+        datasetId,
+        name: `people_search ${run.id}`,
+        rowsJson: Buffer.from(JSON.stringify(rows)),
+        source: `waterfall:${WATERFALL}`,
+        runId: run.id,
+        sessionId: run.caller.sessionId,
+      },
+      { caller: run.caller },
+    );
+    return datasetId;
+  }
+}
+
+/** `providers` narrows or reorders the chain (tool or `<tool>.<method>` names); an unknown name is a 400. */
+function chainOf(steps: SearchStep[], providers: unknown): SearchStep[] {
+  if (providers === undefined) return steps;
+  if (!Array.isArray(providers) || providers.length === 0 || !providers.every((p) => typeof p === 'string')) {
+    throw errors.validation([
+      { loc: ['body', 'providers'], msg: 'providers must be a non-empty list of provider names', type: 'type_error' },
+    ]);
+  }
+  const find = (name: string) => steps.find((step) => step.tool === name || step.name === name);
+  const unknown = providers.filter((name) => !find(name));
+  if (unknown.length > 0) {
+    throw errors.badRequest({
+      error: 'unknown_provider',
+      detail: `not in the people_search chain: ${unknown.join(', ')}`,
+      unknown,
+      expected: steps.map((step) => step.tool),
+    });
+  }
+  return [...new Set(providers.map((name) => find(name)!))];
+}
+
+/** The provider that can express every capability-gated filter (the AI people database). */
+function isAiDatabase(step: SearchStep): boolean {
+  const gated: FilterKey[] = ['skills', 'keywords', 'months_in_role', 'company_sizes', 'industries'];
+  return gated.every((key) => step.filters.has(key));
+}
+
+function companyRequestOf(filters: Filters): CompanyRequest | undefined {
+  const names = listOf(filters.company_names);
+  const domains = listOf(filters.company_domains);
+  return names.length + domains.length > 0 ? { names, domains } : undefined;
+}
+
+function newRecord(step: SearchStep, dropped: FilterKey[]): StepRecord {
+  return {
+    step: step.name,
+    outcome: null,
+    charged: 0,
+    counts: { returned: 0, new: 0, charged: 0, pages: 0 },
+    ...(dropped.length > 0 && { filters_relaxed: dropped }),
+  };
+}
+
+function stopped(record: StepRecord, outcome: Outcome, detail: string): void {
+  record.outcome = outcome;
+  record.detail = detail;
+}
+
+function warningsOf(request: SearchRequest, walk: Walk): Record<string, unknown>[] {
+  const warnings: Record<string, unknown>[] = [];
+  const unverified = walk.people.rows.filter((row) => row.verification_required).length;
+  if (unverified > 0) warnings.push({ code: 'unverified_web_results', count: unverified });
+  const outside = walk.people.rows.filter((row) => row.outside_locations).length;
+  if (outside > 0) warnings.push({ code: 'outside_locations', count: outside });
+  warnings.push(...advisoryWarnings(request, walk.people.size));
+  return warnings;
+}
+
+/** Rule 10: free advisory warnings. */
+function advisoryWarnings(request: SearchRequest, found: number): Record<string, unknown>[] {
+  const warnings: Record<string, unknown>[] = [];
+  const companies = COMPANY_KEYS.reduce((sum, key) => sum + listOf(request.filters[key]).length, 0);
+  if (companies > MANY_COMPANIES) warnings.push({ code: 'many_companies', count: companies });
+  const groups = new Set(
+    Object.keys(request.filters).map((key) => (COMPANY_KEYS.includes(key as FilterKey) ? 'company' : key)),
+  );
+  if (found === 0 && groups.size >= 2) warnings.push({ code: 'over_filtered', filter_groups: [...groups] });
+  return warnings;
+}
+
+/** dry_run / preview: the chain that would run with each step's worst case; no vendor call, no charge. */
+function preview(request: SearchRequest, worstCase: number): SearchAnswer {
+  const chain = request.chain.map((step) => {
+    const decision = decideStep(step, request.filters);
+    return {
+      step: step.name,
+      would_run: decision.run,
+      ...(!decision.run && { outcome: decision.outcome, detail: decision.detail }),
+      worst_case_credits: (decision.run ? worstCaseOf(step, request.limit, decision.companies.length) : 0) / 1000,
+    };
+  });
+  return {
+    result: { dry_run: true, results: [], steps: [], hit: false, chain },
+    meta: { wouldCharge: worstCase, ignoredQueryKeys: request.ignored, warnings: advisoryWarnings(request, 1) },
+  };
+}
+
+/** No credit available at all: every step stops on the balance; nothing is held or charged. */
+function nothingAvailable(request: SearchRequest): SearchAnswer {
+  const steps = request.chain.map((step) => {
+    const record = newRecord(step, []);
+    stopped(record, 'insufficient_credits', 'the workspace has no credits available');
+    return record;
+  });
+  return {
+    result: { results: [], steps, hit: false },
+    meta: { charged: 0, ignoredQueryKeys: request.ignored, warnings: [] },
+  };
+}
+
+function cursorOf(answer: catalog.InvokeProviderResponse, path: readonly string[]): string | undefined {
+  let node: unknown = JSON.parse(answer.resultJson.toString('utf8') || '{}');
+  for (const key of path) node = isPlainObject(node) ? node[key] : undefined;
+  return typeof node === 'string' && node ? node : undefined;
+}
+
+function rowsAtPath(json: Buffer, path: readonly string[]): Record<string, unknown>[] {
+  let node: unknown = JSON.parse(json.toString('utf8') || '{}');
+  for (const key of path) node = isPlainObject(node) ? node[key] : undefined;
+  return Array.isArray(node) ? node.filter(isPlainObject) : [];
+}
