@@ -92,6 +92,8 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}): Promise<Runnin
     RDE_SANDBOX_PORT: String(sandboxPort),
     RDE_SANDBOX_ADDR: `http://127.0.0.1:${sandboxPort}`,
     RDE_DEV_API_KEY: ownerKey,
+    // Where separate processes reach the gateway, e.g. the waterfall's provider-job callback URLs.
+    RDE_GATEWAY_ADDR: `http://127.0.0.1:${gatewayPort}`,
   };
   for (const service of GRPC_SERVICES) {
     const port = await freePort();

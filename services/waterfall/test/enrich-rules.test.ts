@@ -68,6 +68,10 @@ describe('rule 2: personal_email rejects work addresses and bills the validator 
     expect(personalEmailVerdict('ada@gmail.com', { result: 'undeliverable', free: true })).toMatchObject({
       outcome: 'invalid_email',
     });
+    expect(personalEmailVerdict('ada@hotmail.com', { result: 'unknown', free: false })).toMatchObject({
+      outcome: 'invalid_email',
+      detail: 'unknown',
+    });
     expect(personalEmailVerdict('ada@gmail.com', { result: 'deliverable', free: true })).toEqual({
       kind: 'hit',
       value: 'ada@gmail.com',
@@ -124,6 +128,7 @@ describe('rule 3: email_enrichment keeps only the current employer’s addresses
   test('a name matches its whole spelling, with or without a legal suffix, not a word inside another', () => {
     expect(nameMatchesDomain('ACME-Inc', 'acme.com')).toBe(true);
     expect(nameMatchesDomain('Golden Gate Analytics', 'gga.io')).toBe(true);
+    expect(nameMatchesDomain('Kololy Technologies', 'kololy.com')).toBe(true);
     expect(nameMatchesDomain('Acme', 'goacme.com')).toBe(false);
   });
 
@@ -184,12 +189,15 @@ describe('rule 4: linkedin_profile wants the right person with dated experience'
     expect(walk.steps[0]).toMatchObject({ outcome: 'identity_mismatch', charged: 0, matched_name: 'Ada Lovelace' });
   });
 
-  test('an employer named on the row must appear in the experience, anywhere', () => {
+  test('an employer named on the row must appear in the experience, anywhere; a domain names its brand', () => {
     const profile = profileOf('profilely', answer, '2026-01');
     expect(profileVerdict(subjectOf({ name: 'Ada Lovelace', company_name: 'Globex Inc' }), profile).kind).toBe('hit');
     expect(profileVerdict(subjectOf({ name: 'Ada Lovelace', company_name: 'Hooli' }), profile)).toMatchObject({
       outcome: 'identity_mismatch',
     });
+    expect(profileVerdict(subjectOf({ name: 'Ada Lovelace', company_domain: 'initech.com' }), profile).kind).toBe(
+      'hit',
+    );
   });
 });
 

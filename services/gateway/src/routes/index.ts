@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayDependencies } from '../dependencies';
 import { billingRoutes } from './billing';
 import { datasetRoutes } from './datasets';
+import { enrichRoutes } from './enrich';
 import { healthRoutes } from './health';
 import { keyRoutes } from './keys';
 import { metaRoutes } from './meta';
 import { searchRoutes } from './search';
 import { toolsRoutes } from './tools';
+import { webhookRoutes } from './webhooks';
 
 /** Route modules, grouped as the spec groups them; each declares its schemas beside its handlers. */
 export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) => Promise<void>)[] = [
@@ -17,4 +19,6 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   billingRoutes,
   datasetRoutes,
   searchRoutes,
+  enrichRoutes,
+  webhookRoutes,
 ];

@@ -2,8 +2,9 @@ import { errors, type Handlers } from '@rde/platform';
 import type { waterfall } from '@rde/proto';
 import type { PeopleSearch, SearchMetaFields } from '../app/search';
 import { isPlainObject } from '../domain/search/filters';
+import { enrichHandlers, type EnrichHandlerDependencies } from './enrich-handlers';
 
-export interface WaterfallHandlerDependencies {
+export interface WaterfallHandlerDependencies extends EnrichHandlerDependencies {
   readonly peopleSearch: PeopleSearch;
 }
 
@@ -12,6 +13,7 @@ export function waterfallHandlers(
   deps: WaterfallHandlerDependencies,
 ): Handlers<typeof waterfall.WaterfallServiceService> {
   return {
+    ...enrichHandlers(deps),
     async searchPeople({ bodyJson }, { caller }) {
       const { result, meta } = await deps.peopleSearch.search(jsonObject(bodyJson), caller);
       return { resultJson: Buffer.from(JSON.stringify(result)), meta: metaView(meta) };

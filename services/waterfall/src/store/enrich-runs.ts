@@ -100,6 +100,18 @@ export class EnrichRunRepository {
     return result.matched === 1;
   }
 
+  /**
+   * Releases the hold of a run that ended with provider jobs open, once none is: one guarded
+   * update with the final settlement, so only the first releaser writes it.
+   */
+  async releaseHold(runId: string, settlement: NewOutboxEvent): Promise<boolean> {
+    const result = await this.runs.updateOne(
+      { _id: runId, status: { $ne: 'running' }, hold_released: { $ne: true }, 'open_jobs.0': { $exists: true } },
+      { $set: { hold_released: true }, $push: outboxPush([settlement], this.clock) },
+    );
+    return result.matched === 1;
+  }
+
   /** A run of this workspace; another workspace's is as absent as an unknown one. */
   find(workspaceId: string, runId: string): Promise<EnrichRunDocument | null> {
     return this.runs.findOne({ _id: runId, workspace_id: workspaceId });

@@ -74,7 +74,13 @@ export interface EnrichmentDependencies {
   readonly sleep: (ms: number) => Promise<void>;
   /** Publishes a run's outbox now (the relay's poll is the safety net). */
   readonly publishRun: (runId: string) => void;
-  /** Rule 9's place: the spending-cap check of a run's rows goes here (billing's Reserve). */
+  /** Releases a run's hold when none of its provider jobs is open any more. */
+  readonly releaseRunIfDone: (run: {
+    run_id: string;
+    workspace_id: string;
+    user_id: string;
+    session_id: string;
+  }) => Promise<void>;
 }
 
 /** A run in progress in this process: its rows as they finish. */
@@ -158,6 +164,11 @@ export class Enrichment {
     return Math.max(0, ...prices) + validation;
   }
 
+  /**
+   * Holds the run's worst case. Rule 9 (workspace spending cap) belongs here: billing's Reserve is
+   * where caps are checked, and a cap refusal will mark the affected rows `skip` with detail
+   * `spending_cap_reached` and add the `spending_cap_reached` warning instead of failing the call.
+   */
   private async reserve(runId: string, amount: number, chain: Chain, caller: Caller, replayKey?: string) {
     try {
       const { account } = await this.deps.clients.billing.reserve(
@@ -271,6 +282,15 @@ export class Enrichment {
     );
     if (!ended) return;
     this.deps.publishRun(runId);
+    // A job may have settled between the walk's end and this write: then nobody else releases.
+    if (openJobs.length > 0) {
+      await this.deps.releaseRunIfDone({
+        run_id: runId,
+        workspace_id: caller.workspaceId,
+        user_id: caller.userId,
+        session_id: caller.sessionId,
+      });
+    }
     const run = await this.deps.runs.find(caller.workspaceId, runId);
     await this.deps.clients.dataset.updateRows(
       { datasetId: run!.dataset_id, rows: [], enrichStatus: openJobs.length > 0 ? 'pending_jobs' : outcome.status },

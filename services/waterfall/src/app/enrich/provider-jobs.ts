@@ -121,7 +121,7 @@ export class ProviderJobs {
     const deadline = now + this.options.pollBudgetMs;
     while (this.clock.now() < deadline) {
       await this.options.sleep(Math.min(this.options.pollIntervalMs, Math.max(0, deadline - this.clock.now())));
-      const settled = await this.pollAndSettle(key, run.caller);
+      const settled = await this.pollAndSettle(key, run.caller, false);
       if (settled) return { kind: 'settled', verdicts: settled };
     }
     const resume: Resume = { tool: 'enrich_jobs', method: step.tool, id_arg: 'job_id' };
@@ -139,10 +139,10 @@ export class ProviderJobs {
     if (!job) return false;
     const caller = callerOf(job);
     try {
-      const settled = await this.pollAndSettle(key, caller, job);
+      const settled = await this.pollAndSettle(key, caller, true, job);
       if (settled) return true;
       if (this.clock.now() >= job.expires_at.getTime()) {
-        await this.settle(job, { status: 'expired', charges: [], results: [] });
+        await this.settle(job, { status: 'expired', charges: [], results: [] }, true);
         return true;
       }
       await this.jobs.release(key, this.options.owner, new Date(this.clock.now() + this.options.pollIntervalMs));
@@ -152,10 +152,14 @@ export class ProviderJobs {
     return false;
   }
 
-  /** Polls once; when done, judges every row, writes handed-off rows and settles. */
+  /**
+   * Polls once; when done, judges every row and settles. A job polled outside its request (handed
+   * off, or its request's process gone) also writes its rows into the dataset first.
+   */
   private async pollAndSettle(
     key: string,
     caller: Caller,
+    outsideRequest: boolean,
     known?: EnrichJobDocument,
   ): Promise<Map<number, Verdict> | undefined> {
     const job = known ?? (await this.jobs.get(key));
@@ -186,10 +190,9 @@ export class ProviderJobs {
       };
       results.push({ index: row.index, row: enrichedRow(chain, row.row, subjectOfRow(row.row), withJobId(walk, job)) });
     }
-    const fresh = await this.jobs.get(key);
     // A handed-off job's rows were left `still_enriching` in the dataset: the result replaces them
     // before the settlement is written, so a settled job always has its rows in place.
-    if (fresh?.handed_off) {
+    if (outsideRequest) {
       await this.dataset.updateRows(
         {
           datasetId: job.dataset_id,
@@ -199,7 +202,7 @@ export class ProviderJobs {
         { caller },
       );
     }
-    const settled = await this.settle(job, { status: 'settled', charges, results });
+    const settled = await this.settle(job, { status: 'settled', charges, results }, outsideRequest);
     return settled ? verdicts : undefined;
   }
 
@@ -229,6 +232,7 @@ export class ProviderJobs {
   private async settle(
     job: EnrichJobDocument,
     outcome: { status: 'settled' | 'expired'; charges: RunCharge[]; results: JobRowResult[] },
+    outsideRequest: boolean,
   ): Promise<boolean> {
     const event = settlementEvent({
       settlementId: `${job._id}:settlement`,
@@ -244,7 +248,7 @@ export class ProviderJobs {
     const settled = await this.jobs.settle(job._id, outcome, event);
     if (!settled) return false;
     this.options.publish(job._id);
-    if (settled.handed_off) await this.options.onHandedOffSettled(settled);
+    if (outsideRequest) await this.options.onHandedOffSettled(settled);
     return true;
   }
 }

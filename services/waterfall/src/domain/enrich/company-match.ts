@@ -85,6 +85,21 @@ const LEGAL_SUFFIXES = new Set([
   'group',
 ]);
 
+/** Words that describe a business rather than name it: a domain often leaves them out (kololy.com for Kololy Technologies). */
+const DESCRIPTORS = new Set([
+  ...LEGAL_SUFFIXES,
+  'labs',
+  'systems',
+  'technologies',
+  'technology',
+  'health',
+  'analytics',
+  'software',
+  'solutions',
+  'holdings',
+  'industries',
+]);
+
 /** A company name as lower-case words, accents dropped, legal suffixes kept apart. */
 function nameWords(name: string): string[] {
   return name
@@ -97,16 +112,23 @@ function nameWords(name: string): string[] {
 
 /**
  * Whether a company name and a domain plausibly name the same employer: the domain's name label
- * (before its TLD) spells the whole name, with or without its legal suffix (`acmelabs.com` for
- * Acme Labs, `acme.com` for ACME-Inc), or its initials (`gga.com` for Golden Gate Analytics). A
- * label that merely contains one word of the name (`goacme.com` for Acme) does not match.
+ * (before its TLD) spells the whole name (`acmelabs.com` for Acme Labs), the name without its
+ * legal suffix or descriptive words (`acme.com` for ACME-Inc, `kololy.com` for Kololy
+ * Technologies), or its initials (`gga.com` for Golden Gate Analytics). A label that merely
+ * contains one word of the name (`goacme.com` for Acme) does not match.
  */
 export function nameMatchesDomain(name: string, domain: string): boolean {
   const labels = domain.toLowerCase().split('.');
   const label = (labels.length > 1 ? labels[labels.length - 2] : labels[0])!.replace(/-/g, '');
   const words = nameWords(name);
   const core = words.filter((word, i) => i === 0 || !LEGAL_SUFFIXES.has(word));
-  const spellings = [words.join(''), core.join(''), core.length > 1 ? core.map((w) => w[0]).join('') : ''];
+  const brand = words.filter((word, i) => i === 0 || !DESCRIPTORS.has(word));
+  const spellings = [
+    words.join(''),
+    core.join(''),
+    brand.join(''),
+    core.length > 1 ? core.map((w) => w[0]).join('') : '',
+  ];
   return spellings.some((spelling) => spelling.length > 0 && spelling === label);
 }
 

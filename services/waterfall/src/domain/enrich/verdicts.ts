@@ -93,10 +93,11 @@ export interface Deliverability {
 
 /**
  * Rule 2 after validation: an address at another employer is `company_mismatch`, one that failed
- * deliverability `invalid_email`; both settle at zero. Deliverable (or catch-all risky) free-mail
- * addresses are hits.
+ * deliverability (or could not be checked: `unknown`, whose free-mail flag means nothing)
+ * `invalid_email`; both settle at zero. Deliverable (or catch-all risky) free-mail addresses are hits.
  */
 export function personalEmailVerdict(address: string, check: Deliverability): Verdict {
+  if (check.result === 'unknown') return miss('invalid_email', 'unknown');
   if (!check.free) return miss('company_mismatch', `address at ${emailDomain(address)}`);
   if (check.result !== 'deliverable' && check.result !== 'risky') return miss('invalid_email', check.result);
   return { kind: 'hit', value: address };
@@ -109,15 +110,13 @@ export function personalEmailVerdict(address: string, check: Deliverability): Ve
  */
 export function profileVerdict(subject: Subject, profile: Profile | undefined): Verdict {
   if (!profile) return miss('no_result');
-  const someoneElse =
-    (subject.full_name !== undefined &&
-      profile.full_name !== undefined &&
-      !sameName(subject.full_name, profile.full_name)) ||
-    (subject.company_name !== undefined &&
-      !profile.experience.some((job) => sameCompanyName(job.company, subject.company_name!))) ||
-    (subject.company_name === undefined &&
-      subject.company_domain !== undefined &&
-      !profile.experience.some((job) => nameMatchesDomain(job.company, subject.company_domain!)));
+  const dated = profile.experience.some((job) => job.start !== null);
+  const otherName =
+    subject.full_name !== undefined &&
+    profile.full_name !== undefined &&
+    !sameName(subject.full_name, profile.full_name);
+  // The employer test needs an experience to look in; an undated one is a plain miss below.
+  const someoneElse = otherName || (dated && !employerAppears(subject, profile));
   if (someoneElse) {
     return {
       kind: 'miss',
@@ -126,8 +125,16 @@ export function profileVerdict(subject: Subject, profile: Profile | undefined): 
       extra: { matched_name: profile.full_name ?? null },
     };
   }
-  if (!profile.experience.some((job) => job.start !== null)) return miss('no_result', 'no_dated_experience');
+  if (!dated) return miss('no_result', 'no_dated_experience');
   return { kind: 'hit', value: profile };
+}
+
+/** Whether the employer a row names (by name, else by domain) appears anywhere in the experience. */
+function employerAppears(subject: Subject, profile: Profile): boolean {
+  const { company_name: name, company_domain: domain } = subject;
+  if (name !== undefined) return profile.experience.some((job) => sameCompanyName(job.company, name));
+  if (domain !== undefined) return profile.experience.some((job) => nameMatchesDomain(job.company, domain));
+  return true;
 }
 
 /** `phone_enrichment`: a number is a hit; nothing is a free miss. */
