@@ -5,7 +5,7 @@
  * to show that the export holds about one chunk, not the dataset. Asserts nothing on time.
  *
  *   npx tsc -b && npx tsx --expose-gc test/bench/dataset-csv.bench.ts
- *   eval "$(deploy/backends.sh env)" && npx tsx --expose-gc test/bench/dataset-csv.bench.ts   (FerretDB)
+ *   eval "$(deploy/backends.sh env)" && npx tsx --expose-gc test/bench/dataset-csv.bench.ts   (real store)
  *
  * With the embedded store the rows themselves live in this process, so the figure that matters is
  * the growth during the export, not the resident total. --expose-gc lets the bench collect the

@@ -6,7 +6,7 @@ import path from 'node:path';
 /**
  * Starts RDE the way a user or an SRE would: the real binary, as child processes. `all` is one
  * process with embedded adapters; `distributed` is one process per service over loopback gRPC
- * with the production adapters (real Kafka, FerretDB, Redis from `deploy/backends.sh env`).
+ * with the production adapters (real Kafka, MongoDB-wire server, Redis from `deploy/backends.sh env`).
  */
 export type Mode = 'all' | 'distributed';
 

@@ -32,7 +32,7 @@ export type BackendKind = 'memory' | 'production';
 const REAL_BACKENDS = ['RDE_MONGO_URL', 'RDE_KAFKA_BROKERS', 'RDE_REDIS_URL'] as const;
 
 /**
- * Memory always; MongoDB (FerretDB), Kafka and Redis too when configured, or when CI requires them
+ * Memory always; MongoDB (mongo-java-server), Kafka and Redis too when configured, or when CI requires them
  * (RDE_REQUIRE_REAL_BACKENDS=true), so the guarded updates are proven on the real store as well.
  */
 export const BACKEND_KINDS: BackendKind[] =

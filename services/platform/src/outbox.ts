@@ -6,7 +6,7 @@ import { sleepUnlessAborted } from './adapters/abortable-sleep';
 
 /**
  * The transactional outbox. A state document carries its unpublished events in `_outbox`, written
- * by the same single-document update as the state change (FerretDB has no transactions, so there
+ * by the same single-document update as the state change (no multi-document transactions, so there
  * is no other way to make "state changed" and "event will be published" one fact). A relay
  * publishes them and then removes exactly the published entries.
  */
@@ -101,7 +101,7 @@ export class OutboxRelay {
   /**
    * Publishes one document's pending events now. A writer calls it right after its write, so events
    * leave at once and the poll is only the safety net (a find by `_id` stays cheap where a scan of
-   * a large collection does not: FerretDB pushes down no other filter).
+   * a large collection does not).
    */
   async relayDocument(collection: Collection, id: string): Promise<number> {
     const doc = await collection.findOne({ _id: id, ...PENDING });
@@ -137,8 +137,8 @@ export class OutboxRelay {
     for (const run of runsByTopic(events)) {
       await this.options.bus.publish(run.topic, run.events.map(toBusMessage));
     }
-    // $pullAll with the entries exactly as read: FerretDB 1.x takes no condition inside $pull, and
-    // entries pushed meanwhile are not equal to any of these, so they stay for the next pass.
+    // $pullAll with the entries exactly as read: entries pushed meanwhile are not equal to any of
+    // these, so they stay for the next pass.
     await collection.updateOne({ _id: doc._id }, { $pullAll: { _outbox: events } });
     return events.length;
   }

@@ -22,7 +22,7 @@ export interface MemoryBackendsOptions extends CommonOptions {
   kind: 'memory';
 }
 
-/** Distributed mode: MongoDB (or FerretDB), Kafka and Redis, addresses given by the caller's config. */
+/** Distributed mode: MongoDB, Kafka and Redis, addresses given by the caller's config. */
 export interface ProductionBackendsOptions extends CommonOptions {
   kind: 'production';
   mongoUrl: string;

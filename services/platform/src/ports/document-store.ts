@@ -1,7 +1,8 @@
 /**
- * The document-store port: one narrow collection interface that both MongoDB (and FerretDB 1.24)
- * and the in-memory adapter implement. Only what both servers support: no multi-document
- * transactions, no change streams. Repositories are written once against it.
+ * The document-store port: one narrow collection interface that MongoDB (mongo-java-server in
+ * tests) and the in-memory adapter implement. Single-document atomicity and unique indexes only: no
+ * multi-document transactions, no change streams, so any number of replicas may write. Repositories
+ * are written once against it.
  */
 export type Document = { _id: string } & Record<string, unknown>;
 
@@ -10,8 +11,7 @@ export type Filter = Record<string, unknown>;
 
 /**
  * $set, $inc, $push (with $each), $pull, $pullAll, $unset (and $setOnInsert for upserts).
- * $pull and $pullAll remove elements EQUAL to the given values: FerretDB 1.x takes no query
- * conditions inside $pull.
+ * $pull and $pullAll remove elements EQUAL to the given values (no query conditions inside $pull).
  */
 export interface Update {
   $set?: Record<string, unknown>;

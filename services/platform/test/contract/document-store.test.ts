@@ -12,7 +12,7 @@ describeDocumentStoreContract(
   async () => undefined,
 );
 
-describeWithEnv('MongoDB / FerretDB', ['RDE_MONGO_URL'], ({ RDE_MONGO_URL }) => {
+describeWithEnv('MongoDB-wire server', ['RDE_MONGO_URL'], ({ RDE_MONGO_URL }) => {
   const database = `rde_contract_${RUN_ID}`;
   let connection: MongoConnection;
 

@@ -28,7 +28,7 @@ describeOutboxContract('in-memory store and bus', async () => {
   };
 });
 
-describeWithEnv('MongoDB / FerretDB and Kafka', ['RDE_MONGO_URL', 'RDE_KAFKA_BROKERS'], (env) => {
+describeWithEnv('MongoDB-wire server and Kafka', ['RDE_MONGO_URL', 'RDE_KAFKA_BROKERS'], (env) => {
   describeOutboxContract(`${env.RDE_MONGO_URL} and ${env.RDE_KAFKA_BROKERS}`, async () => {
     const database = `rde_outbox_${RUN_ID}`;
     const connection = await MongoConnection.connect(env.RDE_MONGO_URL);

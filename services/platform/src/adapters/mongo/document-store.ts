@@ -20,37 +20,29 @@ import {
   type UpdateResult,
 } from '../../ports/document-store';
 import { withUpsertId } from '../upsert-id';
-import { SerialWrites } from './serial-writes';
 
 const DUPLICATE_KEY = 11000;
 const STREAM_BATCH_SIZE = 500;
-/**
- * FerretDB 1.x reports a unique-index violation by an UPDATE as InternalError (1) carrying its SQL
- * backend's message (SQLite, PostgreSQL); only inserts get 11000.
- */
-const FERRETDB_UPDATE_CONFLICT = /UNIQUE constraint failed|duplicate key value violates unique constraint/;
-
 function isDuplicateKey(error: unknown): error is MongoServerError {
-  if (!(error instanceof MongoServerError)) return false;
-  return error.code === DUPLICATE_KEY || (error.code === 1 && FERRETDB_UPDATE_CONFLICT.test(error.message));
+  return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
 }
 
 /**
- * One MongoClient per process, shared by every service database it opens. Knows whether the server
- * is FerretDB (its buildInfo says so), whose updates are not atomic under concurrency.
+ * One MongoClient per process, shared by every service database it opens. The server must apply
+ * each single-document write atomically, as MongoDB does: FerretDB 1.x runs an update as a read
+ * followed by a blind replace, so it is refused (decision 0002).
  */
 export class MongoConnection {
-  private constructor(
-    readonly client: MongoClient,
-    /** set on FerretDB: read-dependent writes of one collection run one at a time */
-    private readonly serialWrites: SerialWrites | undefined,
-  ) {}
+  private constructor(readonly client: MongoClient) {}
 
   static async connect(url: string): Promise<MongoConnection> {
     const client = await MongoClient.connect(url, { appName: `rde-${randomUUID().slice(0, 8)}` });
     try {
       const buildInfo = await client.db('admin').command({ buildInfo: 1 });
-      return new MongoConnection(client, 'ferretdbVersion' in buildInfo ? new SerialWrites() : undefined);
+      if ('ferretdbVersion' in buildInfo) {
+        throw new Error(`${url} is FerretDB, whose guarded updates are not atomic; use MongoDB (decision 0002)`);
+      }
+      return new MongoConnection(client);
     } catch (error) {
       await client.close();
       throw error;
@@ -58,7 +50,7 @@ export class MongoConnection {
   }
 
   store(database: string): MongoDocumentStore {
-    return new MongoDocumentStore(this.client.db(database), this.serialWrites);
+    return new MongoDocumentStore(this.client.db(database));
   }
 
   async close(): Promise<void> {
@@ -66,18 +58,12 @@ export class MongoConnection {
   }
 }
 
-/** The production document store over the `mongodb` driver; works on MongoDB 7 and FerretDB 1.24. */
+/** The production document store over the `mongodb` driver (MongoDB 7, or mongo-java-server in tests). */
 export class MongoDocumentStore implements DocumentStore {
-  constructor(
-    private readonly db: Db,
-    private readonly serialWrites: SerialWrites | undefined,
-  ) {}
+  constructor(private readonly db: Db) {}
 
   collection<T extends Document = Document>(name: string): Collection<T> {
-    const serialWrites = this.serialWrites;
-    const key = `${this.db.databaseName}.${name}`;
-    const serialize: Serialize = serialWrites ? (task) => serialWrites.run(key, task) : (task) => task();
-    return new MongoCollection<T>(this.db.collection<Document>(name), serialize);
+    return new MongoCollection<T>(this.db.collection<Document>(name));
   }
 
   async ping(): Promise<void> {
@@ -88,13 +74,8 @@ export class MongoDocumentStore implements DocumentStore {
   async close(): Promise<void> {}
 }
 
-type Serialize = <R>(task: () => Promise<R>) => Promise<R>;
-
 class MongoCollection<T extends Document> implements Collection<T> {
-  constructor(
-    private readonly collection: DriverCollection<Document>,
-    private readonly serialize: Serialize,
-  ) {}
+  constructor(private readonly collection: DriverCollection<Document>) {}
 
   get name(): string {
     return this.collection.collectionName;
@@ -131,7 +112,7 @@ class MongoCollection<T extends Document> implements Collection<T> {
   }
 
   async updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult> {
-    const result = await this.write(() =>
+    const result = await this.conflictsAsDuplicateKey(() =>
       this.collection.updateOne(filter, driverUpdate(filter, update, options?.upsert), options),
     );
     return {
@@ -146,7 +127,7 @@ class MongoCollection<T extends Document> implements Collection<T> {
     update: Update,
     options?: { upsert?: boolean; sort?: SortSpec },
   ): Promise<T | null> {
-    const after = await this.write(() =>
+    const after = await this.conflictsAsDuplicateKey(() =>
       this.collection.findOneAndUpdate(filter, driverUpdate(filter, update, options?.upsert), {
         ...options,
         returnDocument: 'after',
@@ -156,16 +137,18 @@ class MongoCollection<T extends Document> implements Collection<T> {
   }
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    const result = await this.write(() => this.collection.updateMany(filter, update as UpdateFilter<Document>));
+    const result = await this.conflictsAsDuplicateKey(() =>
+      this.collection.updateMany(filter, update as UpdateFilter<Document>),
+    );
     return { matched: result.matchedCount, modified: result.modifiedCount };
   }
 
   async deleteOne(filter: Filter): Promise<number> {
-    return (await this.write(() => this.collection.deleteOne(filter))).deletedCount;
+    return (await this.collection.deleteOne(filter)).deletedCount;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    return (await this.write(() => this.collection.deleteMany(filter))).deletedCount;
+    return (await this.collection.deleteMany(filter)).deletedCount;
   }
 
   async countDocuments(filter: Filter = {}): Promise<number> {
@@ -176,11 +159,6 @@ class MongoCollection<T extends Document> implements Collection<T> {
     await this.conflictsAsDuplicateKey(() =>
       this.collection.createIndex(spec.keys, { unique: spec.unique ?? false, ...(spec.name && { name: spec.name }) }),
     );
-  }
-
-  /** A write whose outcome depends on what it reads (a guard, a delete filter). */
-  private write<R>(task: () => Promise<R>): Promise<R> {
-    return this.serialize(() => this.conflictsAsDuplicateKey(task));
   }
 
   private async conflictsAsDuplicateKey<R>(task: () => Promise<R>): Promise<R> {
