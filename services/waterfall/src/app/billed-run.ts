@@ -34,8 +34,12 @@ export interface OpenRun {
 export class BilledRuns {
   constructor(private readonly deps: BilledRunDependencies) {}
 
-  /** Holds up to `worstCase`; undefined when the workspace has nothing available to hold. */
+  /**
+   * Holds up to `worstCase`; undefined when the workspace has nothing available to hold. A walk that
+   * cannot cost anything (every step decided without a call) holds and records nothing.
+   */
   async open(runId: string, waterfall: string, caller: Caller, worstCase: number): Promise<OpenRun | undefined> {
+    if (worstCase <= 0) return this.unbilled(runId, caller);
     const hold = await this.reserve(runId, waterfall, caller, worstCase);
     if (!hold) return undefined;
     await this.deps.runs.start({
@@ -49,8 +53,20 @@ export class BilledRuns {
     return { id: runId, caller, ...hold };
   }
 
+  private async unbilled(runId: string, caller: Caller): Promise<OpenRun> {
+    const { account } = await this.deps.clients.billing.getBalance({ recent: 0 }, { caller });
+    return {
+      id: runId,
+      caller,
+      held: 0,
+      balance: account?.balance?.millicredits ?? 0,
+      reserved: account?.reserved?.millicredits ?? 0,
+    };
+  }
+
   /** Writes the outcome with its settlement, then publishes it without making the answer wait for Kafka. */
   async finish(run: OpenRun, outcome: RunOutcome): Promise<void> {
+    if (run.held === 0) return; // nothing held, nothing to settle
     const event = settlementEvent({
       runId: run.id,
       workspaceId: run.caller.workspaceId,

@@ -22,7 +22,6 @@ const DEFAULT_LIMIT = 25;
 const MAX_LIMIT = 1000;
 /** More companies than this in one search earns the `many_companies` warning. */
 const MANY_COMPANIES = 10;
-/** Fields a public-web step reads besides its company anchor (rule 8); the rest end the chain. */
 
 /** The Step record of the spec. */
 export interface StepRecord {
@@ -171,7 +170,7 @@ export class PeopleSearch {
         // workspace's other holds (the Reserve answer's `reserved` includes this run's hold).
         balance: run.balance - (run.reserved - run.held) - charged,
         reserved: run.reserved,
-        settled: false,
+        settled: run.held === 0 && run.reserved === 0,
         runId: run.id,
         ...(persisted && { datasetId: persisted, rowCount: rows.length }),
         ignoredQueryKeys: request.ignored,
@@ -228,14 +227,14 @@ export class PeopleSearch {
     let cost = 0;
     let kept = 0;
     let requestNo = 0;
-    let failure: string | undefined;
+    let failure: catalog.ProviderFailure | undefined;
     for (const company of anchors) {
       let cursor: string | undefined;
       for (const planned of requestsOf(step, { filters: walk.request.filters, ...input, company })) {
         if (cursor !== undefined && step.paging.style === 'cursor') planned.payload[step.paging.cursor] = cursor;
         const answer = await this.invoke(walk.run, index, step, requestNo++, planned.payload);
         if (answer.failure) {
-          failure = `${answer.failure.reason}: ${answer.failure.message}`;
+          failure = answer.failure;
           break;
         }
         record.counts.pages += 1;
@@ -250,9 +249,8 @@ export class PeopleSearch {
       if (failure || (walk.request.coverage === 'single' && walk.people.size >= walk.request.limit)) break;
     }
     this.bill(walk, step, index, record, cost);
-    if (failure && record.counts.pages === 0)
-      return stopped(record, 'skip', `provider failed (${failure}); not billed`);
-    if (failure) record.detail = `provider failed after ${record.counts.pages} pages (${failure})`;
+    if (failure && record.counts.pages === 0) return failed(record, step, failure, input.locations);
+    if (failure) record.detail = `provider failed after ${record.counts.pages} pages (${failure.message})`;
     if (isAiDatabase(step)) walk.aiDatabaseAnswered = true;
     if (record.counts.returned === 0) return stopped(record, 'no_result', 'no matches');
     if (kept === 0 && (record.verify_dropped ?? 0) > 0) {
@@ -410,6 +408,17 @@ function newRecord(step: SearchStep, dropped: FilterKey[]): StepRecord {
 function stopped(record: StepRecord, outcome: Outcome, detail: string): void {
   record.outcome = outcome;
   record.detail = detail;
+}
+
+/**
+ * A vendor that failed before answering anything: `skip`, never a charge. A closed location
+ * vocabulary (place names) refusing the request means the location did not resolve.
+ */
+function failed(record: StepRecord, step: SearchStep, failure: catalog.ProviderFailure, locations?: string[]): void {
+  if (failure.reason === 'rejected' && locations && step.locationTokens === 'place_name') {
+    return stopped(record, 'cant_scope_location', `no location resolves to a token it accepts (${failure.message})`);
+  }
+  stopped(record, 'skip', `provider failed (${failure.reason}: ${failure.message}); not billed`);
 }
 
 function warningsOf(request: SearchRequest, walk: Walk): Record<string, unknown>[] {

@@ -124,7 +124,12 @@ const meta = {
     ignored_query_keys: { type: 'array', items: { type: 'string' } },
     warnings: {
       type: 'array',
-      items: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] },
+      items: {
+        type: 'object',
+        properties: { code: { type: 'string' } },
+        required: ['code'],
+        additionalProperties: true,
+      },
     },
   },
 } as const;

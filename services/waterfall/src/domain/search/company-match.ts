@@ -9,6 +9,8 @@
 
 /** Legal-form words that spelling variants add or drop. */
 const LEGAL_FORMS = new Set(['inc', 'llc', 'ltd', 'gmbh', 'co', 'corp', 'corporation', 'plc', 'sa', 'ag', 'limited']);
+/** Words a company's domain often leaves out (`vandelay.com` for Vandelay Industries). */
+const DOMAIN_OMITS = new Set([...LEGAL_FORMS, 'industries', 'group', 'holdings', 'company', 'technologies']);
 
 /** Lower-case words of a company name, punctuation and dashes as spaces, `&` as `and`. */
 export function companyWords(name: string): string[] {
@@ -37,8 +39,13 @@ export function matchesCompanyName(requested: string, result: string): boolean {
   const got = companyWords(result);
   if (want.length === 0 || got.length === 0) return false;
   if (sameWords(want, got)) return true;
-  // A spelling variant that adds or drops the legal form (`Acme Inc` / `Acme`).
-  if (sameWords(withoutLegalForm(want), withoutLegalForm(got))) return true;
+  // A spelling variant where one side adds the legal form (`Acme Inc` / `Acme`); two different legal
+  // forms are two companies (`Acme Corp` / `Acme Corporation`).
+  const wantCore = withoutTrailing(want, LEGAL_FORMS);
+  const gotCore = withoutTrailing(got, LEGAL_FORMS);
+  if ((wantCore.length === want.length) !== (gotCore.length === got.length) && sameWords(wantCore, gotCore)) {
+    return true;
+  }
   // The request's words begin the result's (`Acme` / `Acme Labs`), never part of one word (`GoAcme`).
   if (isWholeWordPrefix(want, got)) return true;
   // `Acme Corp` / `Acme Corporation`; a single word starting a longer one (`acme` / `Acmetrics`) is not.
@@ -51,7 +58,7 @@ export function matchesCompanyDomain(requestedDomain: string, resultCompany: str
   if (!brand) return false;
   if (resultDomain && domainBrand(resultDomain) === brand) return true;
   const words = companyWords(resultCompany);
-  return words.join('') === brand || withoutLegalForm(words).join('') === brand;
+  return words.join('') === brand || withoutTrailing(words, DOMAIN_OMITS).join('') === brand;
 }
 
 export interface CompanyRequest {
@@ -72,8 +79,8 @@ function sameWords(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((word, index) => word === b[index]);
 }
 
-function withoutLegalForm(words: readonly string[]): string[] {
-  return words.length > 1 && LEGAL_FORMS.has(words.at(-1)!) ? words.slice(0, -1) : [...words];
+function withoutTrailing(words: readonly string[], omitted: ReadonlySet<string>): string[] {
+  return words.length > 1 && omitted.has(words.at(-1)!) ? words.slice(0, -1) : [...words];
 }
 
 function isWholeWordPrefix(want: readonly string[], got: readonly string[]): boolean {
