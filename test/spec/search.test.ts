@@ -517,6 +517,8 @@ describe(`search (${mode})`, () => {
         charged: 4,
         credits_charged: 4,
         balance: 96,
+        // The run's own hold is over once its settlement is written: only other holds would show.
+        reserved: 0,
         settled: false,
         run_id: expect.stringMatching(/^run_/),
         dataset_id: expect.stringMatching(/^ds_/),
@@ -524,7 +526,6 @@ describe(`search (${mode})`, () => {
         ignored_query_keys: [],
         warnings: [],
       });
-      expect(meta.reserved).toBeGreaterThanOrEqual(4);
       const dataset = await api(rde, 'GET', `/api/v2/datasets/${meta.dataset_id}`, { key });
       expect(dataset.status).toBe(200);
       expect(dataset.body.row_count).toBe(4);

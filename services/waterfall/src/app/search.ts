@@ -1,5 +1,5 @@
-import { errors, type Caller, type Logger } from '@rde/platform';
-import type { catalog } from '@rde/proto';
+import { errors, RdeError, type Caller, type Logger } from '@rde/platform';
+import { catalog } from '@rde/proto';
 import type { WaterfallClients } from '../clients';
 import { searchStepOf, type SearchStep } from '../domain/search/capabilities';
 import { verifiesCompany, type CompanyRequest } from '../domain/search/company-match';
@@ -12,14 +12,16 @@ import {
   type Filters,
 } from '../domain/search/filters';
 import { PeopleSet, insideLocations, type PersonRecord, type ResultRow } from '../domain/search/people';
-import { decideStep, requestsOf, worstCaseOf, type Outcome } from '../domain/search/plan';
+import { decideStep, requestsOf, worstCaseOf, type Outcome, type PlannedRequest } from '../domain/search/plan';
 import { chargeIdOf, datasetIdOf, invocationIdOf, newRunId } from '../domain/ids';
-import { BilledRuns, totalOf, type OpenRun } from './billed-run';
+import { BilledRuns, meteringAfterRun, totalOf, type OpenRun } from './billed-run';
 import type { RunCharge } from '../store/runs';
 
 const WATERFALL = 'people_search';
 const DEFAULT_LIMIT = 25;
 const MAX_LIMIT = 1000;
+/** Numbered pages of a per-row or per-hit source requested ahead of the one being read. */
+const PAGES_AHEAD = 4;
 /** More companies than this in one search earns the `many_companies` warning. */
 const MANY_COMPANIES = 10;
 
@@ -80,7 +82,8 @@ interface Walk {
   readonly charges: RunCharge[];
   /** Steps that answered `unsupported_fields`, for the relaxed retry. */
   readonly unsupported: { step: SearchStep; fields: FilterKey[] }[];
-  spent: number;
+  /** Millicredits spent by finished steps plus the worst case of steps still running. */
+  committed: number;
   /** Whether the provider that can express every capability-gated filter answered. */
   aiDatabaseAnswered: boolean;
 }
@@ -147,10 +150,17 @@ export class PeopleSearch {
       steps: [],
       charges: [],
       unsupported: [],
-      spent: 0,
+      committed: 0,
       aiDatabaseAnswered: false,
     };
-    for (const [index, step] of request.chain.entries()) await this.runStep(walk, step, index, []);
+    if (request.coverage === 'max') {
+      // Every source runs whatever the others find: all at once, merged in chain order so the same
+      // person is always credited to the same step.
+      const found = await Promise.all(request.chain.map((step, index) => this.runStep(walk, step, index, [], true)));
+      found.forEach((rows, index) => this.merge(walk, walk.steps[index], rows));
+    } else {
+      for (const [index, step] of request.chain.entries()) await this.runStep(walk, step, index, [], false);
+    }
     if (walk.people.size === 0 && walk.aiDatabaseAnswered) await this.relaxedRetry(walk);
     const rows = request.coverage === 'single' ? walk.people.rows.slice(0, request.limit) : walk.people.rows;
     const charged = totalOf(walk.charges);
@@ -166,11 +176,7 @@ export class PeopleSearch {
       result: { results: rows, steps: walk.steps, hit: rows.length > 0 },
       meta: {
         charged,
-        // Provisional until billing applies the settlement: the balance less this charge and less the
-        // workspace's other holds (the Reserve answer's `reserved` includes this run's hold).
-        balance: run.balance - (run.reserved - run.held) - charged,
-        reserved: run.reserved,
-        settled: run.held === 0 && run.reserved === 0,
+        ...meteringAfterRun(run, charged),
         runId: run.id,
         ...(persisted && { datasetId: persisted, rowCount: rows.length }),
         ignoredQueryKeys: request.ignored,
@@ -183,11 +189,21 @@ export class PeopleSearch {
   private async relaxedRetry(walk: Walk): Promise<void> {
     const retries = [...walk.unsupported];
     for (const [offset, { step, fields }] of retries.entries()) {
-      await this.runStep(walk, step, walk.request.chain.length + offset, fields);
+      await this.runStep(walk, step, walk.request.chain.length + offset, fields, false);
     }
   }
 
-  private async runStep(walk: Walk, step: SearchStep, index: number, dropped: FilterKey[]): Promise<void> {
+  /**
+   * Decides and runs one step. Its rows join the collected people as its pages arrive, or, when
+   * `deferred` (steps running at once), are returned for the caller to merge in chain order.
+   */
+  private async runStep(
+    walk: Walk,
+    step: SearchStep,
+    index: number,
+    dropped: FilterKey[],
+    deferred: boolean,
+  ): Promise<ResultRow[]> {
     const { request } = walk;
     const record = newRecord(step, dropped);
     walk.steps.push(record);
@@ -200,20 +216,27 @@ export class PeopleSearch {
         record.unsupported_fields = decision.unsupportedFields;
         if (dropped.length === 0) walk.unsupported.push({ step, fields: decision.unsupportedFields });
       }
-      return;
+      return [];
     }
-    const stepWorst = worstCaseOf(step, wanted, decision.companies.length);
-    if (stepWorst > walk.run.held - walk.spent) {
+    const worst = worstCaseOf(step, wanted, decision.companies.length);
+    if (worst > walk.run.held - walk.committed) {
       return stopped(record, 'insufficient_credits', 'the balance does not cover this step');
     }
+    walk.committed += worst;
     const locations = await this.locationTokens(walk, step, index);
-    if (locations === null) return stopped(record, 'cant_scope_location', 'no location resolves to a token it accepts');
-    await this.callStep(walk, step, index, record, {
+    if (locations === null) {
+      walk.committed -= worst;
+      return stopped(record, 'cant_scope_location', 'no location resolves to a token it accepts');
+    }
+    const { rows, cost } = await this.callStep(walk, step, index, record, {
       dropped,
       wanted,
       locations,
       companies: decision.companies,
+      deferred,
     });
+    walk.committed += cost - worst;
+    return rows;
   }
 
   private async callStep(
@@ -221,18 +244,22 @@ export class PeopleSearch {
     step: SearchStep,
     index: number,
     record: StepRecord,
-    input: { dropped: FilterKey[]; wanted: number; locations?: string[]; companies: readonly string[] },
-  ): Promise<void> {
+    input: {
+      dropped: FilterKey[];
+      wanted: number;
+      locations?: string[];
+      companies: readonly string[];
+      deferred: boolean;
+    },
+  ): Promise<{ rows: ResultRow[]; cost: number }> {
     const anchors = input.companies.length > 0 ? input.companies : [undefined];
+    const kept: ResultRow[] = [];
     let cost = 0;
-    let kept = 0;
     let requestNo = 0;
     let failure: catalog.ProviderFailure | undefined;
     for (const company of anchors) {
-      let cursor: string | undefined;
-      for (const planned of requestsOf(step, { filters: walk.request.filters, ...input, company })) {
-        if (cursor !== undefined && step.paging.style === 'cursor') planned.payload[step.paging.cursor] = cursor;
-        const answer = await this.invoke(walk.run, index, step, requestNo++, planned.payload);
+      const planned = requestsOf(step, { filters: walk.request.filters, ...input, company });
+      for await (const { answer, rows } of this.pages(walk.run, step, index, planned, requestNo)) {
         if (answer.failure) {
           failure = answer.failure;
           break;
@@ -241,29 +268,72 @@ export class PeopleSearch {
         cost += Number(answer.cost?.millicredits ?? 0);
         const people = JSON.parse(answer.peopleJson.toString('utf8') || '[]') as PersonRecord[];
         record.counts.returned += people.length;
-        kept += this.keep(walk, step, record, people, input.dropped);
-        cursor = step.paging.style === 'cursor' ? cursorOf(answer, step.paging.next) : undefined;
-        const enough = walk.request.coverage === 'single' && walk.people.size >= walk.request.limit;
-        if (people.length < planned.rows || enough || (step.paging.style === 'cursor' && !cursor)) break;
+        const verified = this.verified(walk, step, record, people, input.dropped);
+        kept.push(...verified);
+        if (!input.deferred) this.merge(walk, record, verified);
+        if (people.length < rows || this.filled(walk)) break;
       }
-      if (failure || (walk.request.coverage === 'single' && walk.people.size >= walk.request.limit)) break;
+      requestNo += planned.length;
+      if (failure || this.filled(walk)) break;
     }
     this.bill(walk, step, index, record, cost);
-    if (failure && record.counts.pages === 0) return failed(record, step, failure, input.locations);
+    const result = { rows: input.deferred ? kept : [], cost };
+    if (failure && record.counts.pages === 0) {
+      failed(record, step, failure, input.locations);
+      return result;
+    }
     if (failure) record.detail = `provider failed after ${record.counts.pages} pages (${failure.message})`;
     if (isAiDatabase(step)) walk.aiDatabaseAnswered = true;
-    if (record.counts.returned === 0) return stopped(record, 'no_result', 'no matches');
-    if (kept === 0 && (record.verify_dropped ?? 0) > 0) {
+    if (record.counts.returned === 0) stopped(record, 'no_result', 'no matches');
+    else if (kept.length === 0 && (record.verify_dropped ?? 0) > 0) {
       stopped(record, 'company_mismatch', 'no returned row is verifiably at the requested company');
+    }
+    return result;
+  }
+
+  private filled(walk: Walk): boolean {
+    return walk.request.coverage === 'single' && walk.people.size >= walk.request.limit;
+  }
+
+  /** Adds a step's rows to the people collected, deduplicated; `single` stops at `limit`. */
+  private merge(walk: Walk, record: StepRecord, rows: readonly ResultRow[]): void {
+    for (const row of rows) {
+      if (this.filled(walk)) return;
+      if (walk.people.add(row)) record.counts.new += 1;
     }
   }
 
-  /** Verifies, flags and dedupes a page of people; returns how many were kept. */
-  private keep(walk: Walk, step: SearchStep, record: StepRecord, people: PersonRecord[], dropped: FilterKey[]) {
+  /**
+   * The answers to a step's page requests, in page order. Cursor pages follow each other; numbered
+   * pages of a source that bills per row or per hit are fetched a few at a time ahead (a page past
+   * the end costs nothing there); a source billed per request asks one page at a time, so an early
+   * short page stops the requests.
+   */
+  private async *pages(run: OpenRun, step: SearchStep, index: number, planned: PlannedRequest[], first: number) {
+    const ahead = step.paging.style === 'cursor' || step.costUnit === 'call' ? 1 : PAGES_AHEAD;
+    const started: Promise<catalog.InvokeProviderResponse>[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < planned.length; page++) {
+      while (started.length < Math.min(planned.length, page + ahead)) {
+        const request = planned[started.length];
+        if (step.paging.style === 'cursor' && cursor) request.payload[step.paging.cursor] = cursor;
+        started.push(this.invoke(run, index, step, first + started.length, request.payload));
+      }
+      const answer = await started[page];
+      yield { answer, rows: planned[page].rows };
+      if (step.paging.style === 'cursor') {
+        cursor = answer.failure ? undefined : cursorOf(answer, step.paging.next);
+        if (!cursor) return;
+      }
+    }
+  }
+
+  /** A page of people verified against the requested company and flagged; the rest counted as dropped. */
+  private verified(walk: Walk, step: SearchStep, record: StepRecord, people: PersonRecord[], dropped: FilterKey[]) {
     const { filters } = walk.request;
     const company = companyRequestOf(filters);
     const wantedLocations = listOf(filters.locations);
-    let kept = 0;
+    const kept: ResultRow[] = [];
     for (const person of people) {
       if (
         step.companyMatch === 'loose' &&
@@ -273,8 +343,7 @@ export class PeopleSearch {
         record.verify_dropped = (record.verify_dropped ?? 0) + 1;
         continue;
       }
-      kept += 1;
-      const row: ResultRow = {
+      kept.push({
         ...person,
         _source: step.name,
         ...(step.verificationRequired && {
@@ -285,9 +354,7 @@ export class PeopleSearch {
           wantedLocations.length > 0 &&
           !insideLocations(person.location, wantedLocations) && { outside_locations: true as const }),
         ...(dropped.length > 0 && { filters_relaxed: dropped }),
-      };
-      if (walk.request.coverage === 'single' && walk.people.size >= walk.request.limit) break;
-      if (walk.people.add(row)) record.counts.new += 1;
+      });
     }
     return kept;
   }
@@ -295,7 +362,6 @@ export class PeopleSearch {
   /** One deterministic charge per billed step (never for a step whose vendor failed before answering). */
   private bill(walk: Walk, step: SearchStep, index: number, record: StepRecord, cost: number): void {
     if (cost <= 0) return;
-    walk.spent += cost;
     walk.charges.push({
       charge_id: chargeIdOf(walk.run.id, index, step.name),
       millicredits: cost,
@@ -326,22 +392,35 @@ export class PeopleSearch {
     return codes.size > 0 ? [...codes] : null;
   }
 
-  private invoke(
+  /**
+   * One provider request through the catalog. A request the catalog could not complete (refused
+   * payload, deadline, catalog unavailable) is that step's failure, like a vendor's: the walk goes on
+   * and nothing is charged for it.
+   */
+  private async invoke(
     run: OpenRun,
     index: number,
     step: Pick<SearchStep, 'tool' | 'method' | 'name'>,
     n: number,
     payload: object,
-  ) {
-    return this.deps.clients.catalog.invokeProvider(
-      {
-        tool: step.tool,
-        method: step.method,
-        payloadJson: Buffer.from(JSON.stringify(payload)),
-        invocationId: invocationIdOf(run.id, index, `${step.tool}.${step.method}`, n),
-      },
-      { caller: run.caller, deadlineMs: this.deps.stepDeadlineMs },
-    );
+  ): Promise<catalog.InvokeProviderResponse> {
+    try {
+      return await this.deps.clients.catalog.invokeProvider(
+        {
+          tool: step.tool,
+          method: step.method,
+          payloadJson: Buffer.from(JSON.stringify(payload)),
+          invocationId: invocationIdOf(run.id, index, `${step.tool}.${step.method}`, n),
+        },
+        { caller: run.caller, deadlineMs: this.deps.stepDeadlineMs },
+      );
+    } catch (error) {
+      this.deps.logger.warn({ err: error, runId: run.id, step: step.name }, 'provider invocation failed');
+      const reason = error instanceof RdeError && error.httpStatus === 400 ? 'rejected' : 'call_failed';
+      return catalog.InvokeProviderResponse.fromPartial({
+        failure: { reason, message: error instanceof Error ? error.message : String(error) },
+      });
+    }
   }
 
   /** Paid results are kept like tool rows: a dataset derived from the run id. */
@@ -389,8 +468,13 @@ function isAiDatabase(step: SearchStep): boolean {
   return gated.every((key) => step.filters.has(key));
 }
 
+/** The companies rows are verified against; a LinkedIn company URL counts by its slug (`…/company/acme-corp`). */
 function companyRequestOf(filters: Filters): CompanyRequest | undefined {
-  const names = listOf(filters.company_names);
+  const slugs = listOf(filters.company_linkedin_urls).flatMap((url) => {
+    const slug = /\/company\/([^/?#]+)/i.exec(url)?.[1];
+    return slug ? [decodeURIComponent(slug).replace(/[-_]+/g, ' ')] : [];
+  });
+  const names = [...listOf(filters.company_names), ...slugs];
   const domains = listOf(filters.company_domains);
   return names.length + domains.length > 0 ? { names, domains } : undefined;
 }
@@ -405,20 +489,27 @@ function newRecord(step: SearchStep, dropped: FilterKey[]): StepRecord {
   };
 }
 
-function stopped(record: StepRecord, outcome: Outcome, detail: string): void {
+/** Records why a step gave no rows; the step contributes none. */
+function stopped(record: StepRecord, outcome: Outcome, detail: string): ResultRow[] {
   record.outcome = outcome;
   record.detail = detail;
+  return [];
 }
 
 /**
  * A vendor that failed before answering anything: `skip`, never a charge. A closed location
  * vocabulary (place names) refusing the request means the location did not resolve.
  */
-function failed(record: StepRecord, step: SearchStep, failure: catalog.ProviderFailure, locations?: string[]): void {
+function failed(
+  record: StepRecord,
+  step: SearchStep,
+  failure: catalog.ProviderFailure,
+  locations?: string[],
+): ResultRow[] {
   if (failure.reason === 'rejected' && locations && step.locationTokens === 'place_name') {
     return stopped(record, 'cant_scope_location', `no location resolves to a token it accepts (${failure.message})`);
   }
-  stopped(record, 'skip', `provider failed (${failure.reason}: ${failure.message}); not billed`);
+  return stopped(record, 'skip', `provider failed (${failure.reason}: ${failure.message}); not billed`);
 }
 
 function warningsOf(request: SearchRequest, walk: Walk): Record<string, unknown>[] {
