@@ -9,3 +9,4 @@ export * as workflow from './gen/rde/workflow/v1/workflow';
 export * as mcp from './gen/rde/mcp/v1/mcp';
 export { protoRoot, protoFileOf } from './files';
 export * as billingEvents from './gen/rde/billing/v1/events';
+export * as topics from './topics';

@@ -15,6 +15,8 @@ export const mode: Mode = process.env.RDE_E2E_MODE === 'distributed' ? 'distribu
 const BIN = path.resolve(__dirname, '../../services/rde/dist/bin.js');
 const SERVICES = ['auth', 'billing', 'catalog', 'waterfall', 'dataset', 'workflow', 'mcp'] as const;
 const GRPC_SERVICES = SERVICES;
+/** Extra node flags for every RDE process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for a benchmark's profile. */
+const NODE_FLAGS = (process.env.RDE_E2E_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 export interface RunningRde {
   readonly baseUrl: string;
@@ -60,9 +62,9 @@ function unboundPort(): Promise<number> {
 const PRODUCTION_ADAPTERS = ['RDE_MONGO_URL', 'RDE_KAFKA_BROKERS', 'RDE_REDIS_URL'];
 
 /** All-in-one mode means the embedded adapters, whatever servers the test command started. */
-function inheritedEnv(): NodeJS.ProcessEnv {
+function inheritedEnv(runMode: Mode): NodeJS.ProcessEnv {
   const inherited = { ...process.env };
-  if (mode === 'all') for (const name of PRODUCTION_ADAPTERS) delete inherited[name];
+  if (runMode === 'all') for (const name of PRODUCTION_ADAPTERS) delete inherited[name];
   return inherited;
 }
 
@@ -72,12 +74,13 @@ function productionEnv(): NodeJS.ProcessEnv {
   return {};
 }
 
-export async function startRde(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningRde> {
+/** Starts RDE in this run's mode, or in `runMode` (a benchmark measures both in one run). */
+export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, runMode: Mode = mode): Promise<RunningRde> {
   const output: string[] = [];
   const children = new Map<string, ChildProcess>();
   const launch = (target: string, env: NodeJS.ProcessEnv) => {
-    const child = spawn(process.execPath, [BIN, 'start', `--target=${target}`], {
-      env: { ...inheritedEnv(), RDE_LOG_LEVEL: 'warn', RDE_DRAIN_MS: '1500', ...env, ...extraEnv },
+    const child = spawn(process.execPath, [...NODE_FLAGS, BIN, 'start', `--target=${target}`], {
+      env: { ...inheritedEnv(runMode), RDE_LOG_LEVEL: 'warn', RDE_DRAIN_MS: '1500', ...env, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (chunk: Buffer) => output.push(`[${target}] ${chunk}`));
@@ -100,8 +103,8 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}): Promise<Runnin
     shared[`RDE_${service.toUpperCase()}_PORT`] = String(port);
     shared[`RDE_${service.toUpperCase()}_ADDR`] = `127.0.0.1:${port}`;
   }
-  const targets = mode === 'all' ? ['all'] : ['sandbox', ...SERVICES, 'gateway'];
-  if (mode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: `e2e${Date.now()}_` });
+  const targets = runMode === 'all' ? ['all'] : ['sandbox', ...SERVICES, 'gateway'];
+  if (runMode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: `e2e${Date.now()}_` });
   for (const target of targets) children.set(target, launch(target, shared));
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const rde: RunningRde = {
@@ -113,7 +116,7 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}): Promise<Runnin
       children.set(module, launch(module, shared));
       await waitUntil(async () => (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
     },
-    processOf: (module) => children.get(mode === 'all' ? 'all' : module)!,
+    processOf: (module) => children.get(runMode === 'all' ? 'all' : module)!,
     stopModule: (module, signal = 'SIGTERM') => stopChild(rde.processOf(module), signal),
     stop: async () => {
       await Promise.all([...children.values()].map((child) => stopChild(child, 'SIGTERM')));

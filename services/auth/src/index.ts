@@ -8,6 +8,7 @@ import { openAuthStore } from './store';
 
 export const authModule = grpcModule({
   name: 'auth',
+  defaultPort: 7101,
   dependencies: [],
   async build(ctx) {
     const config = authConfig(ctx.env);

@@ -70,7 +70,6 @@ export async function startAuth(options: StartOptions = {}): Promise<AuthUnderTe
   const first = await startReplica();
   const connection = createClient(auth.AuthServiceService, {
     address: first.address,
-    serviceName: 'rde.auth.v1.AuthService',
     deadlineMs: 5_000,
   });
   const client = connection.rpc;

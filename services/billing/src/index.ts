@@ -11,6 +11,7 @@ import { LedgerStore } from './store/ledger';
 
 export const billingModule = grpcModule({
   name: 'billing',
+  defaultPort: 7102,
   dependencies: [],
   async build(ctx) {
     const config = billingConfig(ctx.env);

@@ -69,7 +69,6 @@ export async function startBilling(kind: BackendKind, env: NodeJS.ProcessEnv = {
   });
   const client = createClient(billing.BillingServiceService, {
     address: running.address,
-    serviceName: 'rde.billing.v1.BillingService',
     deadlineMs: 5_000,
   });
   return {

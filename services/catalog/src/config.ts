@@ -3,8 +3,9 @@ import { env, loadConfig } from '@rde/platform';
 import type { ProviderDeclaration } from './providers/declaration';
 
 /**
- * The catalog's variables. Each vendor's key is `RDE_<VENDOR>_API_KEY`; unset, it is the sandbox's
- * development key for that vendor.
+ * The catalog's variables. Each vendor is configured by `RDE_<VENDOR>_BASE_URL` and
+ * `RDE_<VENDOR>_API_KEY`; unset, they are the development defaults: the sandbox's imitation of the
+ * vendor and its development key.
  */
 export function catalogConfig(variables: NodeJS.ProcessEnv, providers: readonly ProviderDeclaration[]) {
   const common = loadConfig(
@@ -22,13 +23,21 @@ export function catalogConfig(variables: NodeJS.ProcessEnv, providers: readonly 
     },
     variables,
   );
-  const vendorKeys = loadConfig(
-    Object.fromEntries(providers.map((p) => [apiKeyVariable(p), z.string().min(1).optional()])),
+  const vendors = loadConfig(
+    Object.fromEntries(
+      providers.flatMap((p) => [
+        [apiKeyVariable(p), z.string().min(1).optional()],
+        [baseUrlVariable(p), env.url().optional()],
+      ]),
+    ),
     variables,
   ) as Record<string, string | undefined>;
   return {
     ...common,
-    apiKeyOf: (provider: ProviderDeclaration) => vendorKeys[apiKeyVariable(provider)] ?? provider.auth.sandboxKey,
+    apiKeyOf: (provider: ProviderDeclaration) => vendors[apiKeyVariable(provider)] ?? provider.auth.sandboxKey,
+    /** `sandboxUrl` is asked only for a vendor without a base URL of its own, when it is first called. */
+    baseUrlOf: (provider: ProviderDeclaration, sandboxUrl: () => string) =>
+      vendors[baseUrlVariable(provider)] ?? `${sandboxUrl().replace(/\/$/, '')}${provider.sandboxPath}`,
   };
 }
 
@@ -36,4 +45,8 @@ export type CatalogConfig = ReturnType<typeof catalogConfig>;
 
 function apiKeyVariable(provider: ProviderDeclaration): string {
   return `RDE_${provider.auth.credential.toUpperCase()}_API_KEY`;
+}
+
+function baseUrlVariable(provider: ProviderDeclaration): string {
+  return `RDE_${provider.auth.credential.toUpperCase()}_BASE_URL`;
 }

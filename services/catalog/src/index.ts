@@ -1,12 +1,13 @@
 import { grpcModule, OutboxRelay } from '@rde/platform';
 import { catalog, protoFileOf } from '@rde/proto';
-import { ToolCalls } from './calls/tool-call';
-import { ProviderInvocations } from './calls/invoke-provider';
+import { ToolCalls } from './app/tool-call';
+import { ProviderInvocations } from './app/invoke-provider';
 import { createCatalogClients } from './clients';
 import { catalogConfig } from './config';
 import { Catalog } from './domain/catalog';
 import { ParameterResolver } from './domain/parameters';
 import { catalogHandlers } from './grpc/handlers';
+import { CatalogViews } from './grpc/views';
 import { RestJsonProviders } from './providers/rest-json';
 import { PROVIDERS } from './providers';
 import { WATERFALLS } from './providers/waterfalls';
@@ -14,8 +15,10 @@ import { RunRepository } from './store/runs';
 
 export const catalogModule = grpcModule({
   name: 'catalog',
-  // Billing holds the credits and dataset keeps paid rows; the sandbox stands in for the vendors.
-  dependencies: ['billing', 'dataset', 'sandbox'],
+  defaultPort: 7103,
+  // Billing holds the credits and dataset keeps paid rows. The vendors are configuration, not a
+  // module: the sandbox is only their development default, looked up when a vendor is first called.
+  dependencies: ['billing', 'dataset'],
   async build(ctx) {
     const config = catalogConfig(ctx.env, PROVIDERS);
     const clock = ctx.backends.clock;
@@ -30,7 +33,7 @@ export const catalogModule = grpcModule({
     });
     const clients = createCatalogClients(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
     const providers = new RestJsonProviders({
-      baseUrl: ctx.addresses.get('sandbox'),
+      baseUrlOf: (provider) => config.baseUrlOf(provider, () => ctx.addresses.get('sandbox')),
       apiKeyOf: config.apiKeyOf,
       timeoutMs: config.RDE_PROVIDER_TIMEOUT_MS,
       connections: config.RDE_PROVIDER_CONNECTIONS,
@@ -64,9 +67,9 @@ export const catalogModule = grpcModule({
           definition: catalog.CatalogServiceService,
           handlers: catalogHandlers({
             catalog: tools,
+            views: new CatalogViews(PROVIDERS, config.RDE_CATALOG_CENTS_PER_CREDIT),
             toolCalls,
             invocations,
-            centsPerCredit: config.RDE_CATALOG_CENTS_PER_CREDIT,
           }),
           protoFile: protoFileOf('catalog'),
         },

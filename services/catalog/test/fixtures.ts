@@ -5,7 +5,7 @@ export const TEST_PROVIDER: ProviderDeclaration = {
   tool: 'people_db_x',
   module: 'people_search',
   description: 'A test people database',
-  urlPrefix: '/x',
+  sandboxPath: '/x',
   auth: { header: 'X-Api-Key', credential: 'people_db_x', sandboxKey: 'test-key' },
   methods: [
     {

@@ -1,6 +1,6 @@
 import { createLogger, InMemoryDocumentStore, ManualClock, RdeError, type Caller } from '@rde/platform';
 import { billingEvents } from '@rde/proto';
-import { ToolCalls } from '../src/calls/tool-call';
+import { ToolCalls } from '../src/app/tool-call';
 import type { CatalogClients } from '../src/clients';
 import { Catalog } from '../src/domain/catalog';
 import { ParameterResolver, type JsonObject } from '../src/domain/parameters';

@@ -83,7 +83,8 @@ describe('catalog service: tool calls', () => {
     const meta = response.meta!;
     expect(meta.runId).toMatch(/^run_[0-9a-f]{24}$/);
     expect(meta.creditsCharged).toEqual({ millicredits: 3_000 });
-    expect(meta.reserved).toEqual({ millicredits: 10_000 });
+    // Its own hold is over once the call answers: `reserved` counts only the workspace's other holds.
+    expect(meta.reserved).toEqual({ millicredits: 0 });
     expect(meta.balance).toEqual({ millicredits: 97_000 });
     expect(meta.settled).toBe(false);
     expect(downstreams.holds.get(meta.runId)).toBe(10_000);

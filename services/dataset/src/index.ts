@@ -9,6 +9,7 @@ import { RowRepository } from './store/rows';
 /** Datasets, their rows and CSV export. Nothing here is imported by other services: they call its RPCs. */
 export const datasetModule = grpcModule({
   name: 'dataset',
+  defaultPort: 7105,
   dependencies: [],
   async build(ctx) {
     const config = datasetConfig(ctx.env);

@@ -56,7 +56,6 @@ export async function serveDatasets(backends: Backends, env: NodeJS.ProcessEnv =
   });
   const client = createClient(dataset.DatasetServiceService, {
     address: running.address,
-    serviceName: 'rde.dataset.v1.DatasetService',
     deadlineMs,
   });
   return {

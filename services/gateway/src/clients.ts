@@ -4,7 +4,7 @@ import type { ServiceDefinition } from '@grpc/grpc-js';
 
 /**
  * One promise-wrapped gRPC client per downstream, addressed through the address book. Only the
- * RPCs listed as idempotent are retried.
+ * RPCs their contracts mark idempotent are retried.
  */
 export interface Clients {
   readonly auth: ServiceClient<typeof auth.AuthServiceService>['rpc'];
@@ -17,43 +17,18 @@ export interface Clients {
 
 export function createClients(addresses: AddressBook, deadlineMs: number): Clients {
   const opened: { close(): void }[] = [];
-  const connect = <D extends ServiceDefinition>(
-    service: string,
-    definition: D,
-    serviceName: string,
-    idempotent: (keyof D & string)[],
-  ) => {
-    const client = createClient(definition, { address: addresses.get(service), serviceName, deadlineMs, idempotent });
+  // Which RPCs are retried is the contract's `idempotency_level`, read by the client kit.
+  const connect = <D extends ServiceDefinition>(service: string, definition: D) => {
+    const client = createClient(definition, { address: addresses.get(service), deadlineMs });
     opened.push(client);
     return client.rpc;
   };
   return {
-    auth: connect('auth', auth.AuthServiceService, 'rde.auth.v1.AuthService', [
-      'resolveBearer',
-      'getWorkspace',
-      'listKeys',
-      'revokeKey',
-    ]),
-    billing: connect('billing', billing.BillingServiceService, 'rde.billing.v1.BillingService', [
-      'listPlans',
-      'getPlanState',
-      'getBalance',
-      'listLedger',
-      'reserve',
-    ]),
-    catalog: connect('catalog', catalog.CatalogServiceService, 'rde.catalog.v1.CatalogService', [
-      'listTools',
-      'getTool',
-      'getMethod',
-    ]),
-    dataset: connect('dataset', dataset.DatasetServiceService, 'rde.dataset.v1.DatasetService', [
-      'listDatasets',
-      'getDataset',
-      'getRows',
-      'exportCsv',
-    ]),
-    // A search holds and spends credits: never retried.
-    waterfall: connect('waterfall', waterfall.WaterfallServiceService, 'rde.waterfall.v1.WaterfallService', []),
+    auth: connect('auth', auth.AuthServiceService),
+    billing: connect('billing', billing.BillingServiceService),
+    catalog: connect('catalog', catalog.CatalogServiceService),
+    dataset: connect('dataset', dataset.DatasetServiceService),
+    waterfall: connect('waterfall', waterfall.WaterfallServiceService),
     close: () => opened.forEach((client) => client.close()),
   };
 }

@@ -3,6 +3,7 @@ import { mcp, protoFileOf } from '@rde/proto';
 
 export const mcpModule = grpcModule({
   name: 'mcp',
+  defaultPort: 7107,
   dependencies: [],
   async build(ctx) {
     const store = await ctx.backends.documentStore('rde_mcp');

@@ -2,17 +2,7 @@ import { z } from 'zod';
 import { env, loadConfig } from './config';
 import type { ModuleContext, RunningModule, ServiceModule } from './module';
 import { GrpcServer, type HostedService } from './grpc/server';
-
-/** Where each gRPC service listens unless `RDE_<NAME>_PORT` says otherwise (0 = any free port). */
-export const defaultGrpcPorts: Readonly<Record<string, number>> = {
-  auth: 7101,
-  billing: 7102,
-  catalog: 7103,
-  waterfall: 7104,
-  dataset: 7105,
-  workflow: 7106,
-  mcp: 7107,
-};
+import { telemetryEnabled } from './telemetry';
 
 /** What a gRPC service builds once its backends are connected. */
 export interface ServiceRuntime {
@@ -26,6 +16,8 @@ export interface ServiceRuntime {
 
 export interface GrpcModuleSpec {
   readonly name: string;
+  /** Where the service listens unless `RDE_<NAME>_PORT` says otherwise (0 = any free port). */
+  readonly defaultPort: number;
   readonly dependencies: readonly string[];
   build(ctx: ModuleContext): Promise<ServiceRuntime>;
 }
@@ -49,8 +41,7 @@ export function grpcModule(spec: GrpcModuleSpec): ServiceModule {
         },
         ctx.env,
       );
-      const fallbackPort = defaultGrpcPorts[spec.name] ?? 0;
-      const port = loadConfig({ [portVariable]: env.port(fallbackPort) }, ctx.env)[portVariable] as number;
+      const port = loadConfig({ [portVariable]: env.port(spec.defaultPort) }, ctx.env)[portVariable] as number;
       const logger = ctx.logger.child({ module: spec.name });
       const runtime = await spec.build({ ...ctx, logger });
       const server = new GrpcServer({
@@ -61,6 +52,9 @@ export function grpcModule(spec: GrpcModuleSpec): ServiceModule {
         services: runtime.services,
         // In one process the gateway has drained already; only a separate process needs its own window.
         drainMs: ctx.allInOne ? 0 : config.RDE_DRAIN_MS,
+        // All-in-one skips HTTP/2 between its own modules, unless telemetry is on: then every hop stays
+        // on loopback gRPC, where the gRPC instrumentation traces it (decision 0014).
+        inProcess: ctx.allInOne && !telemetryEnabled(ctx.env),
       });
       const address = await server.listen();
       await runtime.startBackground?.();

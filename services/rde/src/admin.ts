@@ -56,7 +56,6 @@ export async function admin(args: string[], variables: NodeJS.ProcessEnv): Promi
     // Not retried: each command mints a key, so a blind retry could mint two.
     const client = createClient(auth.AuthServiceService, {
       address: RDE_AUTH_ADDR,
-      serviceName: 'rde.auth.v1.AuthService',
       deadlineMs: 10_000,
     });
     try {

@@ -10,6 +10,7 @@ import { buildEnrichment, openEnrichStores } from './app/enrich/wiring';
 
 export const waterfallModule = grpcModule({
   name: 'waterfall',
+  defaultPort: 7104,
   // Catalog calls the vendors, billing holds the credits, dataset keeps paid rows.
   dependencies: ['catalog', 'billing', 'dataset'],
   async build(ctx) {

@@ -3,6 +3,7 @@ import { workflow, protoFileOf } from '@rde/proto';
 
 export const workflowModule = grpcModule({
   name: 'workflow',
+  defaultPort: 7106,
   dependencies: [],
   async build(ctx) {
     const store = await ctx.backends.documentStore('rde_workflow');

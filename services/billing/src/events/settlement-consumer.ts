@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bus, DeliveredMessage, Logger, Subscription } from '@rde/platform';
-import { billingEvents } from '@rde/proto';
+import { billingEvents, topics } from '@rde/proto';
 import type { CreditBook } from '../credit-book';
 import { isMillicredits } from '../domain/credits';
 import { isHoldId } from '../domain/holds';
 import type { Charge, Settlement } from '../domain/ledger';
 
-export const SETTLEMENTS_TOPIC = 'billing.settlements';
+export const SETTLEMENTS_TOPIC = topics.SETTLEMENTS;
 export const CONSUMER_GROUP = 'billing';
 
 export interface SettlementConsumerOptions {

@@ -23,9 +23,11 @@ export interface BillingHandlerDependencies {
 /** Proto ⇄ domain only: the rules live in the credit book and the domain. */
 export function billingHandlers(deps: BillingHandlerDependencies): Handlers<typeof billing.BillingServiceService> {
   const { book, ledger } = deps;
+  // The plan catalog is fixed for the life of the process: encoded once, not on every read.
+  const planCatalogJson = json(PLAN_CATALOG);
   return {
     async listPlans() {
-      return { catalogJson: json(PLAN_CATALOG) };
+      return { catalogJson: planCatalogJson };
     },
 
     async getPlanState(_request, context) {

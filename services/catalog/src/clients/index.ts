@@ -11,21 +11,17 @@ export interface CatalogClients {
 }
 
 /**
- * The catalog's downstreams. Reserve is idempotent by hold id and CreateDataset by the dataset id
- * the catalog derives from the run id, so both are safe to retry.
+ * The catalog's downstreams. Their contracts mark Reserve idempotent (by hold id) and CreateDataset
+ * (by the dataset id the catalog derives from the run id), so the client kit retries both.
  */
 export function createCatalogClients(addresses: AddressBook, deadlineMs: number): CatalogClients {
   const billingClient = createClient(billing.BillingServiceService, {
     address: addresses.get('billing'),
-    serviceName: 'rde.billing.v1.BillingService',
     deadlineMs,
-    idempotent: ['reserve'],
   });
   const datasetClient = createClient(dataset.DatasetServiceService, {
     address: addresses.get('dataset'),
-    serviceName: 'rde.dataset.v1.DatasetService',
     deadlineMs,
-    idempotent: ['createDataset'],
   });
   return {
     billing: billingClient.rpc,

@@ -3,46 +3,46 @@ import type { catalog } from '@rde/proto';
 import type { Catalog } from '../domain/catalog';
 import type { JsonObject } from '../domain/parameters';
 import { isObject } from '../domain/rows';
-import type { ToolCalls } from '../calls/tool-call';
-import type { ProviderInvocations } from '../calls/invoke-provider';
-import { chainStepView, metaView, methodView, toolView, waterfallView } from './views';
+import type { ToolCalls } from '../app/tool-call';
+import type { ProviderInvocations } from '../app/invoke-provider';
+import { metaView, type CatalogViews } from './views';
 
 export interface CatalogHandlerDependencies {
   readonly catalog: Catalog;
+  readonly views: CatalogViews;
   readonly toolCalls: ToolCalls;
   readonly invocations: ProviderInvocations;
-  readonly centsPerCredit: number;
 }
 
 /** Translates the CatalogService RPCs to the catalog and the tool calls, and back. */
 export function catalogHandlers(deps: CatalogHandlerDependencies): Handlers<typeof catalog.CatalogServiceService> {
-  const { catalog: tools, centsPerCredit } = deps;
+  const { catalog: tools, views } = deps;
   return {
     async listTools({ filter }) {
       return {
         tools: [
-          ...tools.list(filter).map(({ provider, methods }) => toolView(provider, methods, centsPerCredit)),
-          ...tools.listWaterfalls(filter).map(waterfallView),
+          ...tools.list(filter).map(({ provider, methods }) => views.tool(provider, methods)),
+          ...tools.listWaterfalls(filter).map((waterfall) => views.waterfall(waterfall)),
         ],
       };
     },
 
     async getTool({ tool }) {
       const waterfall = tools.findWaterfall(tool);
-      if (waterfall) return { tool: waterfallView(waterfall), resolvedMethod: '' };
+      if (waterfall) return { tool: views.waterfall(waterfall), resolvedMethod: '' };
       const flat = tools.has(tool) ? undefined : tools.resolveFlatName(tool);
       if (flat) {
-        return { tool: toolView(flat.provider, [flat.method], centsPerCredit), resolvedMethod: flat.method.name };
+        return { tool: views.tool(flat.provider, [flat.method]), resolvedMethod: flat.method.name };
       }
       const provider = tools.tool(tool);
-      return { tool: toolView(provider, provider.methods, centsPerCredit), resolvedMethod: '' };
+      return { tool: views.tool(provider, provider.methods), resolvedMethod: '' };
     },
 
     async getMethod({ tool, method }) {
       const resolved = tools.method(tool, method);
       return {
-        tool: toolView(resolved.provider, [], centsPerCredit),
-        method: methodView(resolved.method, centsPerCredit),
+        tool: views.tool(resolved.provider, []),
+        method: views.method(resolved.method),
       };
     },
 
@@ -76,8 +76,8 @@ export function catalogHandlers(deps: CatalogHandlerDependencies): Handlers<type
       const waterfall = tools.findWaterfall(tool);
       if (!waterfall) throw errors.notFound(`unknown waterfall: ${tool}`);
       return {
-        tool: waterfallView(waterfall),
-        steps: waterfall.chain.map((step) => chainStepView(tools.step(step), centsPerCredit)),
+        tool: views.waterfall(waterfall),
+        steps: waterfall.chain.map((step) => views.chainStep(tools.step(step))),
       };
     },
   };

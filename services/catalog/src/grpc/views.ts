@@ -3,51 +3,67 @@ import { DATA_PROVIDER_KIND, WATERFALL_KIND, type ResolvedMethod } from '../doma
 import { payloadSchemaOf } from '../domain/parameters';
 import { formatCredits, formatUsd } from '../domain/pricing';
 import type { MethodDeclaration, ProviderDeclaration, WaterfallDeclaration } from '../providers/declaration';
-import type { CallMeta } from '../calls/tool-call';
+import type { CallMeta } from '../app/tool-call';
 
-/** The proto view of a tool with the given methods. */
-export function toolView(
-  provider: ProviderDeclaration,
-  methods: readonly MethodDeclaration[],
-  centsPerCredit: number,
-): catalog.Tool {
-  return {
-    name: provider.tool,
-    kind: DATA_PROVIDER_KIND,
-    module: provider.module,
-    description: provider.description,
-    methods: methods.map((method) => methodView(method, centsPerCredit)),
-    chain: [],
-  };
-}
+/**
+ * The proto views of the catalog, built once: declarations and prices do not change while the
+ * process runs, so no read of the catalog formats a price or a schema again.
+ */
+export class CatalogViews {
+  private readonly methods = new Map<MethodDeclaration, catalog.Method>();
 
-/** A waterfall as a tool: no methods of its own, its chain of provider methods. */
-export function waterfallView(waterfall: WaterfallDeclaration): catalog.Tool {
-  return {
-    name: waterfall.tool,
-    kind: WATERFALL_KIND,
-    module: waterfall.module,
-    description: waterfall.description,
-    methods: [],
-    chain: [...waterfall.chain],
-  };
-}
+  constructor(providers: readonly ProviderDeclaration[], centsPerCredit: number) {
+    for (const method of providers.flatMap((provider) => provider.methods)) {
+      this.methods.set(method, methodView(method, centsPerCredit));
+    }
+  }
 
-/** One step of a waterfall with what the walker needs to decide it: capabilities, cost, page size. */
-export function chainStepView({ provider, method }: ResolvedMethod, centsPerCredit: number): catalog.ChainStep {
-  const view = methodView(method, centsPerCredit);
-  return {
-    tool: provider.tool,
-    method: method.name,
-    module: provider.module,
-    capabilitiesJson: view.capabilitiesJson,
-    cost: view.cost,
-    maxRows: method.rows?.maxCount ?? 0,
-  };
+  /** The proto view of a tool with the given methods. */
+  tool(provider: ProviderDeclaration, methods: readonly MethodDeclaration[]): catalog.Tool {
+    return {
+      name: provider.tool,
+      kind: DATA_PROVIDER_KIND,
+      module: provider.module,
+      description: provider.description,
+      methods: methods.map((method) => this.method(method)),
+      chain: [],
+    };
+  }
+
+  method(method: MethodDeclaration): catalog.Method {
+    const view = this.methods.get(method);
+    if (!view) throw new Error(`method ${method.name} is not in the catalog`);
+    return view;
+  }
+
+  /** A waterfall as a tool: no methods of its own, its chain of provider methods. */
+  waterfall(waterfall: WaterfallDeclaration): catalog.Tool {
+    return {
+      name: waterfall.tool,
+      kind: WATERFALL_KIND,
+      module: waterfall.module,
+      description: waterfall.description,
+      methods: [],
+      chain: [...waterfall.chain],
+    };
+  }
+
+  /** One step of a waterfall with what the walker needs to decide it: capabilities, cost, page size. */
+  chainStep({ provider, method }: ResolvedMethod): catalog.ChainStep {
+    const view = this.method(method);
+    return {
+      tool: provider.tool,
+      method: method.name,
+      module: provider.module,
+      capabilitiesJson: view.capabilitiesJson,
+      cost: view.cost,
+      maxRows: method.rows?.maxCount ?? 0,
+    };
+  }
 }
 
 /** A method's contract: the vendor endpoint, its inputs, its cost and its JSON body schema. */
-export function methodView(method: MethodDeclaration, centsPerCredit: number): catalog.Method {
+function methodView(method: MethodDeclaration, centsPerCredit: number): catalog.Method {
   const { unit, millicredits, note } = method.cost;
   return {
     name: method.name,

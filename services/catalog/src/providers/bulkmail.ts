@@ -12,7 +12,7 @@ export const bulkmail: ProviderDeclaration = {
   tool: 'bulkmail',
   module: 'work_email_finder',
   description: 'BulkMail: work emails of up to 100 contacts per batch job, by LinkedIn URL or name at a company',
-  urlPrefix: '/bulkmail',
+  sandboxPath: '/bulkmail',
   auth: { header: 'Api-Key', credential: 'bulkmail', sandboxKey: 'sbx-bulkmail-3c58f1' },
   methods: [
     {

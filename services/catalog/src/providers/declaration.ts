@@ -10,8 +10,11 @@ export interface ProviderDeclaration {
   /** Groups tools for the catalog filter, e.g. `people_search`, `email_finding`. */
   readonly module: string;
   readonly description: string;
-  /** The vendor's URL prefix under the provider base URL, e.g. `/pplgraph`. */
-  readonly urlPrefix: string;
+  /**
+   * Where the sandbox serves its imitation of this vendor, e.g. `/pplgraph`: the development default
+   * base URL is the sandbox's address plus this path, unless `RDE_<credential>_BASE_URL` names the vendor.
+   */
+  readonly sandboxPath: string;
   readonly auth: ProviderAuth;
   readonly methods: readonly MethodDeclaration[];
 }
@@ -20,7 +23,7 @@ export interface ProviderDeclaration {
 export interface ProviderAuth {
   readonly header: string;
   readonly scheme?: 'Bearer' | 'Token';
-  /** The key variable is `RDE_<credential>_API_KEY`. */
+  /** Names the vendor's configuration: `RDE_<credential>_API_KEY` and `RDE_<credential>_BASE_URL`. */
   readonly credential: string;
   /** The development key the sandbox's imitation of this vendor accepts (listed by its `GET /_admin/vendors`). */
   readonly sandboxKey: string;

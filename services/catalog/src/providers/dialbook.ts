@@ -6,7 +6,7 @@ export const dialbook: ProviderDeclaration = {
   tool: 'dialbook',
   module: 'phone_finder',
   description: 'DialBook: the mobile phone behind a LinkedIn profile',
-  urlPrefix: '/dialbook',
+  sandboxPath: '/dialbook',
   auth: { header: 'X-Dialbook-Key', credential: 'dialbook', sandboxKey: 'sbx-dialbook-77c3aa' },
   methods: [
     {

@@ -6,7 +6,7 @@ export const homebase: ProviderDeclaration = {
   tool: 'homebase',
   module: 'personal_email_finder',
   description: 'HomeBase: the personal email of a person, by LinkedIn URL or by full name and company',
-  urlPrefix: '/homebase',
+  sandboxPath: '/homebase',
   auth: { header: 'Authorization', scheme: 'Bearer', credential: 'homebase', sandboxKey: 'sbx-homebase-6d13f7' },
   methods: [
     {

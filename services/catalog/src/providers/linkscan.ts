@@ -8,7 +8,7 @@ export const linkscan: ProviderDeclaration = {
   tool: 'linkscan',
   module: 'linkedin_profile_search',
   description: 'LinkScan LinkedIn profile search: title line, link and snippet per profile; rows need verification',
-  urlPrefix: '/linkscan',
+  sandboxPath: '/linkscan',
   auth: { header: 'Authorization', scheme: 'Token', credential: 'linkscan', sandboxKey: 'sbx-linkscan-0e6f42' },
   methods: [
     {

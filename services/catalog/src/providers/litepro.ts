@@ -6,7 +6,7 @@ export const litepro: ProviderDeclaration = {
   tool: 'litepro',
   module: 'profile_enricher',
   description: 'LitePro: the profile behind a LinkedIn URL; experience is often undated',
-  urlPrefix: '/litepro',
+  sandboxPath: '/litepro',
   auth: { header: 'X-LitePro-Key', credential: 'litepro', sandboxKey: 'sbx-litepro-9c0e5b' },
   methods: [
     {

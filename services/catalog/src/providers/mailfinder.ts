@@ -6,7 +6,7 @@ export const mailfinder: ProviderDeclaration = {
   tool: 'mailfinder',
   module: 'work_email_finder',
   description: 'MailFinder: the work email of a person at a company, by name and company domain or name',
-  urlPrefix: '/mailfinder',
+  sandboxPath: '/mailfinder',
   auth: { header: 'X-Mailfinder-Key', credential: 'mailfinder', sandboxKey: 'sbx-mailfinder-a7710c' },
   methods: [
     {

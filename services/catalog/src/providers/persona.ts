@@ -6,7 +6,7 @@ export const persona: ProviderDeclaration = {
   tool: 'persona',
   module: 'personal_email_finder',
   description: 'Persona: personal emails of the person behind a LinkedIn URL',
-  urlPrefix: '/persona',
+  sandboxPath: '/persona',
   auth: { header: 'X-Persona-Token', credential: 'persona', sandboxKey: 'sbx-persona-e2a0b9' },
   methods: [
     {

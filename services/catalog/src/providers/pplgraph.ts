@@ -9,7 +9,7 @@ export const pplgraph: ProviderDeclaration = {
   tool: 'pplgraph',
   module: 'people_database',
   description: 'PeopleGraph people database: profiles by title, location, skills, seniority, company and firmographics',
-  urlPrefix: '/pplgraph',
+  sandboxPath: '/pplgraph',
   auth: { header: 'X-Api-Key', credential: 'pplgraph', sandboxKey: 'sbx-pplgraph-5f2c9a' },
   methods: [
     {

@@ -6,7 +6,7 @@ export const profilely: ProviderDeclaration = {
   tool: 'profilely',
   module: 'profile_enricher',
   description: 'Profilely: the profile behind a LinkedIn URL, with dated positions, education and skills',
-  urlPrefix: '/profilely',
+  sandboxPath: '/profilely',
   auth: { header: 'X-Profilely-Key', credential: 'profilely', sandboxKey: 'sbx-profilely-4a8d12' },
   methods: [
     {

@@ -9,7 +9,7 @@ export const prospectdb: ProviderDeclaration = {
   tool: 'prospectdb',
   module: 'people_database',
   description: 'ProspectDB people database: people by title, metro, company, seniority, department and keywords',
-  urlPrefix: '/prospectdb',
+  sandboxPath: '/prospectdb',
   auth: { header: 'Authorization', scheme: 'Bearer', credential: 'prospectdb', sandboxKey: 'sbx-prospectdb-81d4e0' },
   methods: [
     {

@@ -7,7 +7,7 @@ export const reachout: ProviderDeclaration = {
   tool: 'reachout',
   module: 'work_email_finder',
   description: 'Reachout: the work email behind a LinkedIn URL, found by an asynchronous lookup job',
-  urlPrefix: '/reachout',
+  sandboxPath: '/reachout',
   auth: { header: 'X-Reachout-Token', credential: 'reachout', sandboxKey: 'sbx-reachout-94b2d8' },
   methods: [
     {

@@ -5,8 +5,8 @@ import { ProviderFailure, type ProviderCaller } from './caller';
 import type { MethodDeclaration, ProviderDeclaration } from './declaration';
 
 export interface RestJsonOptions {
-  /** Where the vendors live: the sandbox's URL in development and tests. */
-  readonly baseUrl: string;
+  /** Where a vendor lives (its declaration's configuration; the sandbox in development and tests). */
+  readonly baseUrlOf: (provider: ProviderDeclaration) => string;
   readonly apiKeyOf: (provider: ProviderDeclaration) => string;
   readonly timeoutMs: number;
   /** Sockets per vendor origin. */
@@ -39,7 +39,7 @@ export class RestJsonProviders implements ProviderCaller {
     const { auth } = provider;
     const key = this.options.apiKeyOf(provider);
     const wire = placeParameters(method, values);
-    const url = new URL(`${this.options.baseUrl.replace(/\/$/, '')}${provider.urlPrefix}${wire.path}`);
+    const url = new URL(`${this.options.baseUrlOf(provider).replace(/\/$/, '')}${wire.path}`);
     for (const [name, value] of wire.query) url.searchParams.append(name, value);
     let status: number;
     let body: unknown;

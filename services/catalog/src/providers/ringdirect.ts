@@ -7,7 +7,7 @@ export const ringdirect: ProviderDeclaration = {
   tool: 'ringdirect',
   module: 'phone_finder',
   description: 'RingDirect: the mobile phone behind a LinkedIn profile, found by an asynchronous request',
-  urlPrefix: '/ringdirect',
+  sandboxPath: '/ringdirect',
   auth: { header: 'X-Ring-Key', credential: 'ringdirect', sandboxKey: 'sbx-ringdirect-2f6b90' },
   methods: [
     {

@@ -6,7 +6,7 @@ export const verimail: ProviderDeclaration = {
   tool: 'verimail',
   module: 'email_validator',
   description: 'VeriMail: deliverability of one email address (deliverable, undeliverable, risky or unknown)',
-  urlPrefix: '/verimail',
+  sandboxPath: '/verimail',
   auth: { header: 'X-Verimail-Auth', credential: 'verimail', sandboxKey: 'sbx-verimail-1b9e44' },
   methods: [
     {

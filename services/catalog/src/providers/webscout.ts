@@ -8,7 +8,7 @@ export const webscout: ProviderDeclaration = {
   tool: 'webscout',
   module: 'web_people_search',
   description: 'WebScout public-web people search: people at a company, with structured work history',
-  urlPrefix: '/webscout',
+  sandboxPath: '/webscout',
   auth: { header: 'X-WebScout-Key', credential: 'webscout', sandboxKey: 'sbx-webscout-c39b71' },
   methods: [
     {

@@ -7,7 +7,7 @@ import {
   type Backends,
   type ServiceClient,
 } from '@rde/platform';
-import { billingEvents, catalog } from '@rde/proto';
+import { billingEvents, catalog, topics } from '@rde/proto';
 import { catalogModule } from '../../src';
 import { startFakeDownstreams, type FakeDownstreams } from './fake-downstreams';
 import { FAKE_PPLGRAPH_KEY, startFakePplgraph, type FakePplgraph } from './fake-pplgraph';
@@ -32,12 +32,13 @@ export async function startCatalog(): Promise<CatalogUnderTest> {
     new Map([
       ['billing', downstreams.billingAddress],
       ['dataset', downstreams.datasetAddress],
-      ['sandbox', vendor.url],
     ]),
   );
   const running = await catalogModule.start({
     env: {
       RDE_CATALOG_PORT: '0',
+      // PeopleGraph configured as a real vendor would be: its own base URL and key, no sandbox.
+      RDE_PPLGRAPH_BASE_URL: `${vendor.url}/pplgraph`,
       RDE_PPLGRAPH_API_KEY: FAKE_PPLGRAPH_KEY,
       RDE_PROVIDER_TIMEOUT_MS: '300',
       RDE_CATALOG_OUTBOX_POLL_MS: '60000',
@@ -49,12 +50,11 @@ export async function startCatalog(): Promise<CatalogUnderTest> {
   });
   const client = createClient(catalog.CatalogServiceService, {
     address: running.address,
-    serviceName: 'rde.catalog.v1.CatalogService',
     deadlineMs: 5_000,
   });
   const settlements: billingEvents.Settlement[] = [];
   const bus = await backends.bus('test');
-  await bus.subscribe({ group: 'test', topic: 'billing.settlements' }, async (message) => {
+  await bus.subscribe({ group: 'test', topic: topics.SETTLEMENTS }, async (message) => {
     settlements.push(billingEvents.Settlement.decode(message.value));
   });
   return {

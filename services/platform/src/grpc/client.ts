@@ -8,6 +8,8 @@ import {
 } from '@grpc/grpc-js';
 import type { Readable } from 'node:stream';
 import { service as healthService } from 'grpc-health-check';
+import { idempotentMethodsOf, serviceNameOf } from './contracts';
+import { callLocal, localService } from './in-process';
 import { writeCaller, type Caller } from './metadata';
 import { fromServiceError } from './status-codec';
 import type { RequestOf, ResponseOf } from './types';
@@ -30,11 +32,12 @@ export type PromiseClient<D extends ServiceDefinition> = {
 
 export interface ClientOptions<D extends ServiceDefinition> {
   readonly address: string;
-  /** Fully qualified service name, e.g. `rde.auth.v1.AuthService`. */
-  readonly serviceName: string;
   /** Every call gets a deadline; this is the default. */
   readonly deadlineMs: number;
-  /** Only these RPCs are retried (on UNAVAILABLE), because only they are safe to repeat. */
+  /**
+   * Only these RPCs are retried (on UNAVAILABLE), because only they are safe to repeat. By default
+   * the ones the contract marks with `idempotency_level` (decision 0015).
+   */
   readonly idempotent?: readonly (keyof D & string)[];
 }
 
@@ -44,16 +47,23 @@ export interface ServiceClient<D extends ServiceDefinition> {
 }
 
 export function createClient<D extends ServiceDefinition>(definition: D, options: ClientOptions<D>): ServiceClient<D> {
-  const Constructor = makeGenericClientConstructor(definition, options.serviceName);
+  const serviceName = serviceNameOf(definition);
+  const idempotent = options.idempotent ?? idempotentMethodsOf(definition);
+  const Constructor = makeGenericClientConstructor(definition, serviceName);
   const client = new Constructor(options.address, credentials.createInsecure(), {
-    'grpc.service_config': JSON.stringify(retryConfig(definition, options)),
+    'grpc.service_config': JSON.stringify(retryConfig(definition, serviceName, idempotent)),
     'grpc.enable_retries': 1,
   });
   const rpc = {} as Record<string, unknown>;
   for (const [method, { responseStream }] of Object.entries(definition)) {
     const call = responseStream ? streamingCall : unaryCall;
-    rpc[method] = (request: unknown, callOptions: CallOptions = {}) =>
-      call(client, method, request, callOptions.deadlineMs ?? options.deadlineMs, callOptions.caller);
+    rpc[method] = (request: unknown, callOptions: CallOptions = {}) => {
+      const deadlineMs = callOptions.deadlineMs ?? options.deadlineMs;
+      // A server of this process that accepts in-process calls answers unary RPCs without HTTP/2 (decision 0014).
+      const local = responseStream ? undefined : localService(options.address, serviceName);
+      if (local) return callLocal(local, method, request, callerMetadata(callOptions.caller), deadlineMs);
+      return call(client, method, request, deadlineMs, callOptions.caller);
+    };
   }
   return { rpc: rpc as PromiseClient<D>, close: () => client.close() };
 }
@@ -92,9 +102,13 @@ async function* streamingCall(client: Client, method: string, request: unknown, 
 }
 
 /** grpc-js retries natively from the service config; only idempotent methods get a policy. */
-function retryConfig<D extends ServiceDefinition>(definition: D, options: ClientOptions<D>) {
-  const names = (options.idempotent ?? []).map((method) => ({
-    service: options.serviceName,
+function retryConfig<D extends ServiceDefinition>(
+  definition: D,
+  serviceName: string,
+  idempotent: readonly (keyof D & string)[],
+) {
+  const names = idempotent.map((method) => ({
+    service: serviceName,
     method: definition[method].path.split('/').pop(),
   }));
   if (names.length === 0) return { methodConfig: [] };

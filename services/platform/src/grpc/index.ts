@@ -3,3 +3,4 @@ export * from './status-codec';
 export * from './server';
 export * from './client';
 export * from './types';
+export * from './contracts';

@@ -15,6 +15,7 @@ import { protoRoot } from '@rde/proto';
 import type { Logger } from '../logger';
 import { RdeError } from '../errors';
 import { readCaller, type Caller } from './metadata';
+import { registerLocalService, unregisterLocalServices } from './in-process';
 import { toServiceError } from './status-codec';
 import type { RequestOf, ResponseOf } from './types';
 
@@ -51,6 +52,8 @@ export interface GrpcServerOptions {
   readonly services: HostedService[];
   /** How long to keep answering after draining starts, so balancers see NOT_SERVING first. */
   readonly drainMs: number;
+  /** Clients in this process reach it without HTTP/2 framing (decision 0014); others still over the network. */
+  readonly inProcess?: boolean;
 }
 
 /**
@@ -60,6 +63,7 @@ export interface GrpcServerOptions {
 export class GrpcServer {
   private readonly server = new Server();
   private readonly health: HealthImplementation;
+  private readonly implementations = new Map<HostedService, UntypedServiceImplementation>();
   private boundPort = 0;
 
   constructor(private readonly options: GrpcServerOptions) {
@@ -68,7 +72,9 @@ export class GrpcServer {
     for (const service of options.services) {
       // A contract with no RPCs yet still answers health and reflection; grpc-js refuses it as a service.
       if (Object.keys(service.definition).length === 0) continue;
-      this.server.addService(service.definition, wrapHandlers(service, options.logger));
+      const implementation = wrapHandlers(service, options.logger);
+      this.implementations.set(service, implementation);
+      this.server.addService(service.definition, implementation);
     }
     const contracts = loadSync(
       options.services.map((s) => s.protoFile),
@@ -89,7 +95,15 @@ export class GrpcServer {
         (error, port) => (error ? reject(error) : resolve(port)),
       ),
     );
-    this.options.logger.info({ address: this.address }, 'gRPC server listening');
+    if (this.options.inProcess) {
+      for (const [service, implementation] of this.implementations) {
+        registerLocalService(this.address, service.fullName, { definition: service.definition, implementation });
+      }
+    }
+    this.options.logger.info(
+      { address: this.address, inProcess: this.options.inProcess === true },
+      'gRPC server listening',
+    );
     return this.address;
   }
 
@@ -102,6 +116,7 @@ export class GrpcServer {
   async stop(): Promise<void> {
     this.setServing(false);
     await new Promise((resolve) => setTimeout(resolve, this.options.drainMs));
+    unregisterLocalServices(this.address);
     await new Promise<void>((resolve) => {
       const force = setTimeout(() => {
         this.server.forceShutdown();

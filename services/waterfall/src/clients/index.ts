@@ -13,37 +13,21 @@ export interface WaterfallClients {
 }
 
 /**
- * The waterfall's downstreams. Reserve is idempotent by hold id, CreateDataset by the dataset id
- * derived from the run id, InvokeProvider by the invocation id derived from run, step and page:
- * all are safe to retry on another replica.
+ * The waterfall's downstreams. Their contracts mark which RPCs are safe to retry on another replica
+ * (Reserve by hold id, CreateDataset by the dataset id derived from the run id, UpdateRows by
+ * position, InvokeProvider by the invocation id); the client kit reads that.
  */
 export function createWaterfallClients(addresses: AddressBook, deadlineMs: number): WaterfallClients {
   const opened: { close(): void }[] = [];
-  const connect = <D extends Parameters<typeof createClient>[0]>(
-    service: string,
-    definition: D,
-    serviceName: string,
-    idempotent: (keyof D & string)[],
-  ) => {
-    const client = createClient(definition, { address: addresses.get(service), serviceName, deadlineMs, idempotent });
+  const connect = <D extends Parameters<typeof createClient>[0]>(service: string, definition: D) => {
+    const client = createClient(definition, { address: addresses.get(service), deadlineMs });
     opened.push(client);
     return client.rpc;
   };
   return {
-    billing: connect('billing', billing.BillingServiceService, 'rde.billing.v1.BillingService', [
-      'reserve',
-      'getBalance',
-    ]),
-    catalog: connect('catalog', catalog.CatalogServiceService, 'rde.catalog.v1.CatalogService', [
-      'getWaterfall',
-      'getMethod',
-      'invokeProvider',
-    ]),
-    dataset: connect('dataset', dataset.DatasetServiceService, 'rde.dataset.v1.DatasetService', [
-      'createDataset',
-      'getRows',
-      'updateRows',
-    ]),
+    billing: connect('billing', billing.BillingServiceService),
+    catalog: connect('catalog', catalog.CatalogServiceService),
+    dataset: connect('dataset', dataset.DatasetServiceService),
     close: () => opened.forEach((client) => client.close()),
   };
 }

@@ -1,9 +1,7 @@
 import type { NewOutboxEvent } from '@rde/platform';
-import { billingEvents } from '@rde/proto';
+import { billingEvents, topics } from '@rde/proto';
 import { settlementIdOf } from '../domain/ids';
 import type { RunCharge } from '../store/runs';
-
-export const SETTLEMENTS_TOPIC = 'billing.settlements';
 
 export interface SettlementOf {
   readonly runId: string;
@@ -41,5 +39,5 @@ export function settlementEvent(settlement: SettlementOf): NewOutboxEvent {
     final: settlement.final ?? true,
     createdAtMs: settlement.createdAtMs,
   }).finish();
-  return { id, topic: SETTLEMENTS_TOPIC, key: settlement.workspaceId, value };
+  return { id, topic: topics.SETTLEMENTS, key: settlement.workspaceId, value };
 }

@@ -13,6 +13,7 @@ import {
   type UpdateResult,
 } from '../../ports/document-store';
 import { getOrCreate } from '../get-or-create';
+import { compilePlainFilter, sortPlain } from './plain-filter';
 import { withUpsertId } from '../upsert-id';
 
 /** mingo applies one operator per call; deep cloning keeps the caller's update values out of the store. */
@@ -113,15 +114,14 @@ class InMemoryCollection<T extends Document> implements Collection<T> {
     this.uniqueIndexes.push(index);
   }
 
-  /** Stored documents (not copies) matching `filter`; looking an `_id` up directly spares a scan. */
+  /**
+   * Stored documents (not copies) matching `filter`; looking an `_id` up directly spares a scan, and
+   * the common filter shapes are decided without building a mingo Query.
+   */
   private matching(filter: Filter, options: FindOptions = {}): T[] {
     const byId = typeof filter._id === 'string' ? this.documents.get(filter._id) : undefined;
     const candidates = typeof filter._id === 'string' ? (byId ? [byId] : []) : [...this.documents.values()];
-    let cursor = new Query(filter).find<T>(candidates);
-    if (options.sort) cursor = cursor.sort(options.sort);
-    if (options.skip) cursor = cursor.skip(options.skip);
-    if (options.limit) cursor = cursor.limit(options.limit);
-    return cursor.all();
+    return plainMatching(filter, candidates, options) ?? mingoMatching(filter, candidates, options);
   }
 
   private update(
@@ -186,6 +186,29 @@ class InMemoryCollection<T extends Document> implements Collection<T> {
     }
     return docs.length;
   }
+}
+
+function plainMatching<T>(filter: Filter, candidates: T[], options: FindOptions): T[] | undefined {
+  const matcher = compilePlainFilter(filter);
+  if (!matcher) return undefined;
+  const matched: T[] = [];
+  for (const doc of candidates) {
+    const verdict = matcher(doc);
+    if (verdict === undefined) return undefined;
+    if (verdict) matched.push(doc);
+  }
+  const sorted = options.sort ? sortPlain(matched, options.sort) : matched;
+  if (!sorted) return undefined;
+  const from = options.skip ?? 0;
+  return sorted.slice(from, options.limit ? from + options.limit : undefined);
+}
+
+function mingoMatching<T>(filter: Filter, candidates: T[], options: FindOptions): T[] {
+  let cursor = new Query(filter).find<T>(candidates);
+  if (options.sort) cursor = cursor.sort(options.sort);
+  if (options.skip) cursor = cursor.skip(options.skip);
+  if (options.limit) cursor = cursor.limit(options.limit);
+  return cursor.all();
 }
 
 /** A unique index: the key of each document (a missing field counts as null, as in MongoDB) to its _id. */

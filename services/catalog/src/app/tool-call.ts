@@ -1,4 +1,4 @@
-import { errors, httpError, RdeError, type Caller, type Clock, type Logger } from '@rde/platform';
+import { errors, type Caller, type Clock, type Logger, type RdeError } from '@rde/platform';
 import type { billing, dataset } from '@rde/proto';
 import { qualifiedName, type Catalog, type ResolvedMethod } from '../domain/catalog';
 import { chargeIdOf, datasetIdOf, newRunId } from '../domain/ids';
@@ -7,7 +7,9 @@ import { actualCost, dryRunEstimate, worstCaseCost } from '../domain/pricing';
 import { INLINE_ROW_CAP, isPresentAt, replaceAt, rowsAt, SAMPLE_SIZE } from '../domain/rows';
 import { settlementEvent } from '../events/settlement';
 import type { CatalogClients } from '../clients';
-import { ProviderFailure, type ProviderCaller } from '../providers/caller';
+import type { ProviderCaller } from '../providers/caller';
+import { publicFailure } from '../domain/call-failures';
+import { meteringAfterCall } from '../domain/metering';
 import type { RunCharge, RunOutcome, RunRepository } from '../store/runs';
 
 export interface ToolCallRequest {
@@ -127,17 +129,15 @@ export class ToolCalls {
         rowCount: persisted?.rowCount,
       });
       const charged = charges.reduce((sum, charge) => sum + charge.millicredits, 0);
-      const { balance, reserved } = money(account);
+      const { balance, reserved, settled } = meteringAfterCall(money(account), worstCase, charged);
       return {
         result: persisted?.result ?? answer,
         meta: {
           creditsCharged: charged,
-          // Provisional until billing applies the settlement: the balance less this charge and less
-          // the workspace's other holds (the Reserve answer's `reserved` includes this call's hold).
-          balance: balance - (reserved - worstCase) - charged,
+          balance,
           reserved,
           runId: run.id,
-          settled: false,
+          settled,
           ...(persisted && { datasetId: persisted.datasetId, rowCount: persisted.rowCount }),
         },
       };
@@ -248,30 +248,4 @@ function datasetEnvelope(created: dataset.CreateDatasetResponse, rows: JsonObjec
 
 function money(account: billing.Account | undefined): { balance: number; reserved: number } {
   return { balance: account?.balance?.millicredits ?? 0, reserved: account?.reserved?.millicredits ?? 0 };
-}
-
-/**
- * What the client is told when a call could not finish; nothing was charged. A vendor refusing the
- * request as invalid is the client's 400; any other vendor failure is a 502; our own a 503.
- */
-function publicFailure(target: ResolvedMethod, error: unknown, runId?: string): RdeError {
-  const name = qualifiedName(target);
-  const common = {
-    tool: target.provider.tool,
-    method: target.method.name,
-    ...(runId && { run_id: runId }),
-    credits_charged: 0,
-  };
-  if (error instanceof ProviderFailure) {
-    if (error.reason === 'rejected')
-      return errors.badRequest({ error: 'provider_rejected', detail: error.message, ...common });
-    return httpError(502, {
-      error: 'provider_failed',
-      reason: error.reason,
-      detail: `${name} failed: ${error.message}`,
-      ...common,
-    });
-  }
-  const detail = error instanceof RdeError ? error.message : 'the call could not be completed';
-  return httpError(503, { error: 'call_failed', detail: `${name}: ${detail}; nothing was charged`, ...common });
 }

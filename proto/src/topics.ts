@@ -1,0 +1,7 @@
+/**
+ * The Kafka topics of the contracts, each beside the proto message it carries: one name for the
+ * producer and the consumer, like the messages themselves. Keys are workspace ids.
+ */
+
+/** `rde.billing.v1.Settlement`: paid work's charges and hold releases, for billing to apply. */
+export const SETTLEMENTS = 'billing.settlements';

@@ -1,0 +1,22 @@
+import { auth, billing, catalog, dataset } from '@rde/proto';
+import { idempotentMethodsOf, serviceNameOf } from '../../src';
+
+describe('what the client kit reads from the contracts', () => {
+  test("the fully qualified service name comes from the generated definition's method paths", () => {
+    expect(serviceNameOf(auth.AuthServiceService)).toBe('rde.auth.v1.AuthService');
+    expect(serviceNameOf(dataset.DatasetServiceService)).toBe('rde.dataset.v1.DatasetService');
+  });
+
+  test('only RPCs whose contract sets idempotency_level are retried; money-moving calls are not', () => {
+    expect(idempotentMethodsOf(auth.AuthServiceService).sort()).toEqual(
+      ['getWorkspace', 'listKeys', 'resolveBearer', 'revokeKey'].sort(),
+    );
+    expect(idempotentMethodsOf(billing.BillingServiceService)).toContain('reserve');
+    expect(idempotentMethodsOf(catalog.CatalogServiceService)).not.toContain('callTool');
+    expect(idempotentMethodsOf(auth.AuthServiceService)).not.toContain('createKey');
+    expect(idempotentMethodsOf(dataset.DatasetServiceService)).toEqual(
+      expect.arrayContaining(['createDataset', 'exportCsv']),
+    );
+    expect(idempotentMethodsOf(dataset.DatasetServiceService)).not.toContain('deleteDataset');
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * What the benchmarks share: workspaces with credits, the paid call they time, concurrency,
+ * percentiles, the settled check and an autocannon run. Figures only; nothing here asserts a time.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import autocannon from 'autocannon';
+import { api } from '../e2e/api';
+import { freePort, waitUntil, type RunningRde } from '../e2e/harness';
+
+/** One profile a call: at most one credit, so a free grant (100 credits) covers this many calls. */
+export const PAID_CALL_BODY = { payload: { query: { job_title: ['Software Engineer'] }, size: 1 } };
+const CALLS_PER_WORKSPACE = 90;
+
+/** Fresh workspaces, each with its own free grant: enough for `calls` paid calls. */
+export async function workspaceKeys(rde: RunningRde, calls: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < Math.ceil(calls / CALLS_PER_WORKSPACE); i++) {
+    const created = JSON.parse(
+      await rde.admin([
+        'create-workspace',
+        '--email',
+        `bench-${i}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`,
+      ]),
+    ) as { key: string };
+    keys.push(created.key);
+  }
+  return keys;
+}
+
+export async function paidCall(rde: RunningRde, key: string): Promise<void> {
+  const response = await api(rde, 'POST', '/tools/pplgraph/search', { key, body: PAID_CALL_BODY });
+  if (response.status !== 200) throw new Error(`paid call answered ${response.status}: ${response.text}`);
+}
+
+/** Where and how the catalog sends the paid call's search to the sandbox's PeopleGraph. */
+const VENDOR_SEARCH = {
+  path: '/pplgraph/v1/people/search',
+  headers: { accept: 'application/json', 'x-api-key': 'sbx-pplgraph-5f2c9a' },
+};
+
+/** One vendor call made directly, as the catalog makes it. */
+export async function vendorCall(rde: RunningRde): Promise<void> {
+  const response = await fetch(`${rde.sandboxUrl}${VENDOR_SEARCH.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...VENDOR_SEARCH.headers },
+    body: JSON.stringify(PAID_CALL_BODY.payload),
+  });
+  await response.text();
+  if (response.status !== 200) throw new Error(`the vendor answered ${response.status}`);
+}
+
+/** Polls `/billing/balance` until the workspace has no open hold. */
+export async function untilSettled(rde: RunningRde, key: string): Promise<void> {
+  await waitUntil(
+    async () => (await api(rde, 'GET', '/billing/balance', { key })).body._meta.settled === true,
+    120_000,
+    2,
+  );
+}
+
+/** How long after its answer each of `samples` lone paid calls is settled. */
+export async function settlementLags(rde: RunningRde, keys: string[], samples: number): Promise<number[]> {
+  const lags: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const key = keys[i % keys.length];
+    await paidCall(rde, key);
+    const answered = performance.now();
+    await untilSettled(rde, key);
+    lags.push(performance.now() - answered);
+  }
+  return lags;
+}
+
+export async function timed(work: () => Promise<unknown>): Promise<number> {
+  const began = performance.now();
+  await work();
+  return performance.now() - began;
+}
+
+/** Runs `count` tasks, at most `concurrency` at a time, and returns their results in order. */
+export async function runConcurrently<T>(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<T>,
+): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      results[index] = await task(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return results;
+}
+
+/** `count` calls at `concurrency` after one warm-up call: calls per second and each call's latency. */
+export async function throughput(
+  count: number,
+  concurrency: number,
+  call: (index: number) => Promise<unknown>,
+): Promise<{ perSecond: number; latencies: number[] }> {
+  await call(0);
+  const began = performance.now();
+  const latencies = await runConcurrently(count, concurrency, (i) => timed(() => call(i)));
+  return { perSecond: count / ((performance.now() - began) / 1000), latencies };
+}
+
+export interface Percentiles {
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+export function percentiles(milliseconds: number[]): Percentiles {
+  const sorted = [...milliseconds].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] };
+}
+
+export function describePercentiles(name: string, milliseconds: number[]): string {
+  const { p50, p99, max } = percentiles(milliseconds);
+  return `${name}: n=${milliseconds.length} median ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms`;
+}
+
+/** Runs autocannon; any answer that is not 2xx, or any socket error, fails the benchmark. */
+async function autocannonRun(options: autocannon.Options): Promise<autocannon.Result> {
+  const result = await autocannon(options);
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${options.url}: ${result.non2xx} answers not 2xx and ${result.errors} errors under load`);
+  }
+  return result;
+}
+
+/** Requests per second autocannon reaches on one GET for `seconds`, after a one-second warm-up. */
+export async function requestsPerSecond(
+  url: string,
+  options: { connections: number; seconds: number; headers?: Record<string, string> },
+): Promise<number> {
+  const run = (duration: number) =>
+    autocannonRun({ url, connections: options.connections, duration, headers: options.headers });
+  await run(1);
+  return (await run(options.seconds)).requests.average;
+}
+
+/**
+ * `amount` POSTs of the paid call's body at `connections` concurrent connections (autocannon: the
+ * client costs little beside the server), each bearer taken in turn from `keys`; calls per second.
+ */
+export async function postsPerSecond(
+  url: string,
+  options: { connections: number; amount: number; body: unknown; headers?: Record<string, string>; keys?: string[] },
+): Promise<number> {
+  let next = 0;
+  const keys = options.keys ?? [];
+  const result = await autocannonRun({
+    url,
+    method: 'POST',
+    connections: options.connections,
+    amount: options.amount,
+    body: JSON.stringify(options.body),
+    headers: { 'content-type': 'application/json', ...options.headers },
+    requests: [
+      {
+        setupRequest: (request) =>
+          keys.length === 0
+            ? request
+            : { ...request, headers: { ...request.headers, authorization: `Bearer ${keys[next++ % keys.length]}` } },
+      },
+    ],
+  });
+  return (result.requests.total * 1000) / (result.finish.getTime() - result.start.getTime());
+}
+
+/** The paid call at `connections`: `amount` calls spread over `keys`' workspaces. */
+export function paidCallsPerSecond(rde: RunningRde, keys: string[], connections: number, amount: number) {
+  return postsPerSecond(`${rde.baseUrl}/tools/pplgraph/search`, { connections, amount, body: PAID_CALL_BODY, keys });
+}
+
+/** The same people search straight to the sandbox's PeopleGraph, as the catalog sends it. */
+export function vendorCallsPerSecond(rde: RunningRde, connections: number, amount: number) {
+  return postsPerSecond(`${rde.sandboxUrl}${VENDOR_SEARCH.path}`, {
+    connections,
+    amount,
+    body: PAID_CALL_BODY.payload,
+    headers: VENDOR_SEARCH.headers,
+  });
+}
+
+/** A bare fastify answering `GET /` with `{hello: 'world'}`, in its own process like the gateway. */
+export async function startFastifyHello(): Promise<{ url: string; stop(): void }> {
+  const port = await freePort();
+  const source = `require('fastify')().get('/', async () => ({ hello: 'world' })).listen({ port: ${port}, host: '127.0.0.1' })`;
+  const child: ChildProcess = spawn(process.execPath, ['-e', source], { cwd: __dirname, stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}/`;
+  await waitUntil(async () => (await fetch(url)).ok, 10_000, 50);
+  return { url, stop: () => child.kill('SIGTERM') };
+}
