@@ -28,10 +28,15 @@ describe('rule 5: rows run in parallel within each vendor’s limits', () => {
   test('a 429 is waited out for its Retry-After and retried, not turned into a miss', async () => {
     const { port, seen } = vendor(2, 1_500);
     const pauses: number[] = [];
+    let now = 0;
     const paced = new PacedProviders(port, {
       concurrency: 4,
       rateLimitBudgetMs: 60_000,
-      sleep: async (ms) => void pauses.push(ms),
+      sleep: async (ms) => {
+        pauses.push(ms);
+        now += ms;
+      },
+      now: () => now,
     });
     const result = await paced.invoke({ tool: 'mailfinder', method: 'find', payload: {} }, caller);
     expect(result).toEqual({ ok: true, answer: { email: 'a@x.com' } });
@@ -42,10 +47,15 @@ describe('rule 5: rows run in parallel within each vendor’s limits', () => {
   test('without Retry-After the back-off grows; past the budget the failure is returned', async () => {
     const { port } = vendor(100);
     const pauses: number[] = [];
+    let now = 0;
     const paced = new PacedProviders(port, {
       concurrency: 4,
       rateLimitBudgetMs: 2_000,
-      sleep: async (ms) => void pauses.push(ms),
+      sleep: async (ms) => {
+        pauses.push(ms);
+        now += ms;
+      },
+      now: () => now,
     });
     const result = await paced.invoke({ tool: 'mailfinder', method: 'find', payload: {} }, caller);
     expect(result).toMatchObject({ ok: false, reason: 'rate_limited' });

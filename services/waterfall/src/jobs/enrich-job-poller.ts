@@ -8,18 +8,22 @@ const PASS_SIZE = 50;
 /**
  * Polls open provider jobs whose request has let go of them (rule 8), on every replica: each job
  * is taken under a lease, so two replicas never poll the same job at once, and a job whose poller
- * was killed is taken again when its lease lapses.
+ * was killed is taken again when its lease lapses. Each pass also takes over enrichment runs
+ * whose process died.
  */
 export class EnrichJobPoller {
   private timer?: NodeJS.Timeout;
   private pass?: Promise<void>;
   private stopped = false;
+  private recovering?: Promise<void>;
 
   constructor(
     private readonly jobs: EnrichJobRepository,
     private readonly providerJobs: ProviderJobs,
     private readonly logger: Logger,
     private readonly intervalMs: number,
+    /** Takes over runs whose lease lapsed. */
+    private readonly recoverRuns: () => Promise<void>,
   ) {}
 
   start(): void {
@@ -45,5 +49,11 @@ export class EnrichJobPoller {
   private async runPass(): Promise<void> {
     const due = await this.jobs.due(PASS_SIZE);
     await Promise.all(due.map((job) => this.providerJobs.pollHandedOff(job._id)));
+    // Not awaited: a taken-over run walks for as long as its rows take, while jobs keep being polled.
+    if (!this.recovering) {
+      this.recovering = this.recoverRuns()
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'enrichment run takeover failed'))
+        .finally(() => (this.recovering = undefined));
+    }
   }
 }

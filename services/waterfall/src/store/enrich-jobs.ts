@@ -169,6 +169,11 @@ export class EnrichJobRepository {
     return this.jobs.findOne({ _id: key });
   }
 
+  /** Every job of a run, open or not. */
+  ofRun(runId: string): Promise<EnrichJobDocument[]> {
+    return this.jobs.find({ run_id: runId });
+  }
+
   /** Open jobs of a run, as `_meta.pending_jobs` lists them. */
   openOfRun(runId: string): Promise<EnrichJobDocument[]> {
     return this.jobs.find({ run_id: runId, status: 'pending' });

@@ -25,6 +25,11 @@ export interface EnrichRunDocument {
   charged_millicredits: number;
   /** Jobs still open when the run's walk ended (rule 8). */
   open_jobs: OpenJobRef[];
+  /** The rows as sent, so another replica can finish the run if its process dies. */
+  rows: Record<string, unknown>[];
+  /** The process walking the run renews this lease; once it lapses another replica takes the run over. */
+  lease_owner: string;
+  lease_until: Date;
   error?: string;
   created_at: Date;
   finished_at?: Date;
@@ -33,7 +38,17 @@ export interface EnrichRunDocument {
 
 export type NewEnrichRun = Pick<
   EnrichRunDocument,
-  '_id' | 'workspace_id' | 'user_id' | 'session_id' | 'capability' | 'dataset_id' | 'total' | 'reserved_millicredits'
+  | '_id'
+  | 'workspace_id'
+  | 'user_id'
+  | 'session_id'
+  | 'capability'
+  | 'dataset_id'
+  | 'total'
+  | 'reserved_millicredits'
+  | 'rows'
+  | 'lease_owner'
+  | 'lease_until'
 >;
 
 export class EnrichRunRepository {
@@ -63,6 +78,23 @@ export class EnrichRunRepository {
       open_jobs: [],
       created_at: new Date(this.clock.now()),
     });
+  }
+
+  /** Keeps the walking process's lease on a running run. */
+  async renew(runId: string, owner: string, leaseMs: number): Promise<void> {
+    await this.runs.updateOne(
+      { _id: runId, status: 'running', lease_owner: owner },
+      { $set: { lease_until: new Date(this.clock.now() + leaseMs) } },
+    );
+  }
+
+  /** Takes over one running run whose walking process stopped renewing its lease (it died). */
+  claimLapsed(owner: string, leaseMs: number): Promise<EnrichRunDocument | null> {
+    const now = this.clock.now();
+    return this.runs.findOneAndUpdate(
+      { status: 'running', lease_until: { $lt: new Date(now) } },
+      { $set: { lease_owner: owner, lease_until: new Date(now + leaseMs) } },
+    );
   }
 
   /** Rows finished: counted, and their charges kept with the run until its settlement. */

@@ -1,6 +1,6 @@
 import { errors, type Caller, type Clock, type KeyValue, type Logger, type ValidationIssue } from '@rde/platform';
 import type { billing } from '@rde/proto';
-import { CHAINS, isCapability, type Chain } from '../../domain/enrich/chains';
+import { CHAINS, isCapability, type Capability, type Chain } from '../../domain/enrich/chains';
 import { enrichDatasetIdOf, newEnrichRunId, replayKeyOf } from '../../domain/enrich/ids';
 import { subjectOf, type Row } from '../../domain/enrich/subject';
 import { chargedOf, enrichedRow, startWalk, stepName, type RowWalk } from '../../domain/enrich/walk';
@@ -8,9 +8,10 @@ import { settlementEvent } from '../../events/settlement';
 import type { RunCharge } from '../../store/runs';
 import type { WaterfallClients } from '../../clients';
 import type { EnrichJobRepository } from '../../store/enrich-jobs';
+import { callerOf } from './provider-jobs';
 import type { EnrichRunDocument, EnrichRunRepository } from '../../store/enrich-runs';
 import type { ProviderPort } from './providers';
-import type { OpenJob, RowWalker } from './walk-rows';
+import type { RowWalker } from './walk-rows';
 
 /** Spec "Limits": rows per enrichment waterfall call. */
 export const MAX_ROWS = 100;
@@ -74,6 +75,9 @@ export interface EnrichmentDependencies {
   readonly sleep: (ms: number) => Promise<void>;
   /** Publishes a run's outbox now (the relay's poll is the safety net). */
   readonly publishRun: (runId: string) => void;
+  /** This replica's name on the runs it walks, and how long its lease on one lasts unrenewed. */
+  readonly owner: string;
+  readonly leaseMs: number;
   /** Releases a run's hold when none of its provider jobs is open any more. */
   readonly releaseRunIfDone: (run: {
     run_id: string;
@@ -88,7 +92,6 @@ interface LiveRun {
   readonly rows: Row[];
   readonly walks: RowWalk[];
   charged: number;
-  openJobs: OpenJob[];
   finished: Promise<void>;
 }
 
@@ -146,6 +149,9 @@ export class Enrichment {
       dataset_id: datasetId,
       total: rows.length,
       reserved_millicredits: worstPerRow * rows.length,
+      rows,
+      lease_owner: this.deps.owner,
+      lease_until: new Date(this.deps.clock.now() + this.deps.leaseMs),
     });
     const live = this.start({ runId, datasetId, caller, chain, rows, subjects });
     if (request.payload !== undefined) await live.finished;
@@ -197,17 +203,24 @@ export class Enrichment {
     chain: Chain;
     rows: Row[];
     subjects: ReturnType<typeof subjectOf>[];
+    /** A run taken over: only these rows still need their walk. */
+    only?: ReadonlySet<number>;
   }): LiveRun {
     const { runId, datasetId, caller, chain } = run;
     const live: LiveRun = {
       rows: run.rows.map((row, i) => enrichedRow(chain, row, run.subjects[i]!, startWalk())),
       walks: run.rows.map(() => startWalk()),
       charged: 0,
-      openJobs: [],
       finished: Promise.resolve(),
     };
-    const charges: RunCharge[] = [];
+    // Charges are kept with the run before the rows show in the dataset: a row shown is a row
+    // billed, and a row a crash left unshown is walked again under the same charge ids.
     const sink = new RowSink(async (batch) => {
+      await this.deps.runs.rowsDone(
+        runId,
+        batch.length,
+        batch.flatMap((entry) => entry.charges),
+      );
       await this.deps.clients.dataset.updateRows(
         {
           datasetId,
@@ -216,36 +229,45 @@ export class Enrichment {
         },
         { caller },
       );
-      await this.deps.runs.rowsDone(
-        runId,
-        batch.length,
-        batch.flatMap((entry) => entry.charges),
-      );
     }, this.deps.sleep);
+    const heartbeat = setInterval(() => {
+      void this.deps.runs
+        .renew(runId, this.deps.owner, this.deps.leaseMs)
+        .catch((error: unknown) => this.deps.logger.warn({ err: error, runId }, 'could not renew the run lease'));
+    }, this.deps.leaseMs / 3);
+    heartbeat.unref();
     const asOf = new Date(this.deps.clock.now()).toISOString().slice(0, 7);
     this.live.set(runId, live);
     live.finished = (async () => {
       let outcome: { status: 'completed' | 'failed'; error?: string } = { status: 'completed' };
       try {
-        const { openJobs } = await this.deps.walker.walk(
-          { runId, caller, capability: chain.capability, datasetId, rows: run.rows, subjects: run.subjects, asOf },
+        await this.deps.walker.walk(
+          {
+            runId,
+            caller,
+            capability: chain.capability,
+            datasetId,
+            rows: run.rows,
+            subjects: run.subjects,
+            asOf,
+            ...(run.only && { only: run.only }),
+          },
           (index, walk, owed) => {
             live.walks[index] = walk;
             live.rows[index] = enrichedRow(chain, run.rows[index]!, run.subjects[index]!, walk);
             live.charged +=
               chargedOf(walk) +
               owed.filter((c) => c.charge_id.includes(':verify:')).reduce((s, c) => s + c.millicredits, 0);
-            charges.push(...owed);
             sink.add({ index, charges: owed });
           },
         );
-        live.openJobs = openJobs;
         await sink.close();
       } catch (error) {
         this.deps.logger.error({ err: error, runId }, 'enrichment run failed');
         outcome = { status: 'failed', error: String(error) };
       }
-      await this.finish(runId, caller, charges, live.openJobs, outcome).catch((error: unknown) =>
+      clearInterval(heartbeat);
+      await this.finish(runId, caller, outcome).catch((error: unknown) =>
         this.deps.logger.error({ err: error, runId }, 'could not record the end of an enrichment run'),
       );
       setTimeout(() => this.live.delete(runId), 60_000).unref();
@@ -257,13 +279,17 @@ export class Enrichment {
    * Writes the run's end with its settlement; the hold is released now unless a provider job of
    * the run is still open (its settlement and the release follow when it resolves).
    */
-  private async finish(
-    runId: string,
-    caller: Caller,
-    charges: RunCharge[],
-    openJobs: OpenJob[],
-    outcome: { status: 'completed' | 'failed'; error?: string },
-  ) {
+  private async finish(runId: string, caller: Caller, outcome: { status: 'completed' | 'failed'; error?: string }) {
+    const stored = await this.deps.runs.find(caller.workspaceId, runId);
+    if (!stored) return;
+    // The run's open jobs, including any a process that died before this one left behind.
+    const openJobs = (await this.deps.jobs.openOfRun(runId)).map((job) => ({
+      provider: job.provider,
+      jobId: job.job_id,
+    }));
+    // Every charge the run's rows caused, each id once (a row walked again after a takeover
+    // repeats its ids).
+    const charges = [...new Map(stored.charges.map((charge) => [charge.charge_id, charge])).values()];
     const event = settlementEvent({
       settlementId: `${runId}:settlement:0`,
       holdId: runId,
@@ -291,11 +317,67 @@ export class Enrichment {
         session_id: caller.sessionId,
       });
     }
-    const run = await this.deps.runs.find(caller.workspaceId, runId);
     await this.deps.clients.dataset.updateRows(
-      { datasetId: run!.dataset_id, rows: [], enrichStatus: openJobs.length > 0 ? 'pending_jobs' : outcome.status },
+      { datasetId: stored.dataset_id, rows: [], enrichStatus: openJobs.length > 0 ? 'pending_jobs' : outcome.status },
       { caller },
     );
+  }
+
+  /**
+   * Takes over the runs whose process died (their lease lapsed), one at a time: rows a settled job
+   * of the run already answered get that answer, rows an open job still waits on are left to its
+   * poller, and every other row the dataset does not show as finished is walked again (under the
+   * same charge ids, so nothing is billed twice). Then the run ends as usual.
+   */
+  async recoverLapsed(): Promise<void> {
+    for (let run = await this.deps.runs.claimLapsed(this.deps.owner, this.deps.leaseMs); run;) {
+      await this.recover(run).catch((error: unknown) =>
+        this.deps.logger.error({ err: error, runId: run!._id }, 'could not take over an enrichment run'),
+      );
+      run = await this.deps.runs.claimLapsed(this.deps.owner, this.deps.leaseMs);
+    }
+  }
+
+  private async recover(run: EnrichRunDocument): Promise<void> {
+    const caller = callerOf(run);
+    const chain = CHAINS[run.capability as Capability];
+    const shown = await this.datasetRows(run, caller);
+    const jobs = await this.deps.jobs.ofRun(run._id);
+    const waiting = new Set(
+      jobs.filter((job) => job.status === 'pending').flatMap((job) => job.rows.map((r) => r.index)),
+    );
+    const answered = jobs
+      .filter((job) => job.status === 'settled' && !job.handed_off)
+      .flatMap((job) => job.results)
+      .filter(({ index }) => !finishedRow(shown[index]));
+    if (answered.length > 0) {
+      await this.deps.runs.rowsDone(run._id, answered.length, []);
+      await this.deps.clients.dataset.updateRows(
+        {
+          datasetId: run.dataset_id,
+          rows: answered.map(({ index, row }) => ({ index, rowJson: Buffer.from(JSON.stringify(row)) })),
+          enrichStatus: '',
+        },
+        { caller },
+      );
+    }
+    const done = new Set(answered.map(({ index }) => index));
+    const only = new Set(
+      run.rows.flatMap((_, index) =>
+        finishedRow(shown[index]) || waiting.has(index) || done.has(index) ? [] : [index],
+      ),
+    );
+    this.deps.logger.warn({ runId: run._id, rows: only.size }, 'taking over an enrichment run whose process stopped');
+    const live = this.start({
+      runId: run._id,
+      datasetId: run.dataset_id,
+      caller,
+      chain,
+      rows: run.rows,
+      subjects: run.rows.map(subjectOf),
+      only,
+    });
+    await live.finished;
   }
 
   /** Rule 7: the first call's dataset and run, charged 0, no vendor called. */
@@ -359,6 +441,11 @@ export class Enrichment {
       meta,
     };
   }
+}
+
+/** A dataset row whose walk ended: it has steps. */
+function finishedRow(row: Row | undefined): boolean {
+  return Array.isArray(row?.steps) && row.steps.length > 0;
 }
 
 export function pendingJobView(provider: string, jobId: string): PendingJobView {

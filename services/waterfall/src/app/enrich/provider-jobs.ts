@@ -253,15 +253,15 @@ export class ProviderJobs {
   }
 }
 
-/** The caller a job acts for once its request is gone: its workspace, member and session. */
-export function callerOf(job: Pick<EnrichJobDocument, 'workspace_id' | 'user_id' | 'session_id' | 'job_id'>): Caller {
+/** The caller a job or a run acts for once its request is gone: its workspace, member and session. */
+export function callerOf(work: { _id: string; workspace_id: string; user_id: string; session_id: string }): Caller {
   return {
-    workspaceId: job.workspace_id,
-    userId: job.user_id,
+    workspaceId: work.workspace_id,
+    userId: work.user_id,
     role: '',
     keyId: '',
-    sessionId: job.session_id,
-    requestId: `job:${job.job_id}`,
+    sessionId: work.session_id,
+    requestId: work._id,
   };
 }
 

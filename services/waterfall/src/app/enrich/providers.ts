@@ -48,12 +48,14 @@ export interface PacingOptions {
   /** How long a call may keep waiting out a vendor's 429s before it counts as a failure. */
   readonly rateLimitBudgetMs: number;
   readonly sleep: (ms: number) => Promise<void>;
+  readonly now?: () => number;
 }
 
 /**
  * Rows run in parallel within each vendor's limits: at most `concurrency` calls in flight per
  * vendor, and a 429 is waited out (its Retry-After, else a growing back-off) and retried instead
- * of being turned into a miss.
+ * of being turned into a miss. A 429 pauses every call to that vendor, not only the refused one,
+ * so a busy run does not keep knocking on a vendor that asked it to wait.
  */
 export class PacedProviders implements ProviderPort {
   private readonly gates = new Map<string, Gate>();
@@ -75,25 +77,41 @@ export class PacedProviders implements ProviderPort {
       if (result.ok || result.reason !== 'rate_limited' || waited >= this.options.rateLimitBudgetMs) return result;
       const pause = result.retryAfterMs ?? Math.min(250 * 2 ** attempt, 4_000);
       waited += pause;
-      await this.options.sleep(pause);
+      gate.pauseFor(pause);
     }
   }
 
   private gateOf(tool: string): Gate {
     let gate = this.gates.get(tool);
-    if (!gate) this.gates.set(tool, (gate = new Gate(this.options.concurrency)));
+    if (!gate) {
+      gate = new Gate(this.options.concurrency, this.options.sleep, this.options.now ?? Date.now);
+      this.gates.set(tool, gate);
+    }
     return gate;
   }
 }
 
-/** A counting semaphore. */
+/** A counting semaphore that a vendor's 429 can close for a while. */
 class Gate {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  private pausedUntil = 0;
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly sleep: (ms: number) => Promise<void>,
+    private readonly now: () => number,
+  ) {}
+
+  /** No call starts before `ms` from now. */
+  pauseFor(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
+  }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
+    for (let wait = this.pausedUntil - this.now(); wait > 0; wait = this.pausedUntil - this.now()) {
+      await this.sleep(wait);
+    }
     if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.active++;
     try {

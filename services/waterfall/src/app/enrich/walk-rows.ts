@@ -20,15 +20,12 @@ export interface RowsRun {
   readonly subjects: readonly Subject[];
   /** `YYYY-MM`: today's month, for current roles' durations. */
   readonly asOf: string;
+  /** Only these rows are walked (a run taken over after its process died); default all. */
+  readonly only?: ReadonlySet<number>;
 }
 
 /** Told of each row the moment its walk ends, with the run's charges that row caused. */
 export type RowFinished = (index: number, walk: RowWalk, charges: readonly RunCharge[]) => void;
-
-export interface OpenJob {
-  readonly provider: string;
-  readonly jobId: string;
-}
 
 /**
  * Rule 5: every row goes through the first provider, the unanswered through the next, and so on.
@@ -43,10 +40,13 @@ export class RowWalker {
     private readonly logger: Logger,
   ) {}
 
-  async walk(run: RowsRun, finished: RowFinished): Promise<{ openJobs: OpenJob[] }> {
+  async walk(run: RowsRun, finished: RowFinished): Promise<void> {
     const chain = CHAINS[run.capability];
-    const walks: RowWalk[] = run.rows.map(() => ({ next: 0, steps: [], done: false }));
-    const openJobs: OpenJob[] = [];
+    const walks: RowWalk[] = run.rows.map((_, i) => ({
+      next: 0,
+      steps: [],
+      done: run.only ? !run.only.has(i) : false,
+    }));
     let validationCharges: RunCharge[] = [];
     const validatorPrice = chain.validator
       ? (await this.providers.contract(chain.validator.tool, chain.validator.method)).price
@@ -118,11 +118,9 @@ export class RowWalker {
               advance(index, afterVerdict(chain, walk, verdict, contract.price), []);
             }
           }
-          if (outcome.kind === 'open') openJobs.push({ provider: step.tool, jobId: outcome.jobId });
         }),
       );
     }
-    return { openJobs };
   }
 
   private async lookup(

@@ -51,12 +51,13 @@ export function buildEnrichment(deps: {
     ctx.logger,
     (runId) => publish(stores.runs.collection, runId),
   );
+  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const providerJobs = new ProviderJobs(providers, stores.jobs, clients.dataset, clock, ctx.logger, {
     pollBudgetMs: config.RDE_ENRICH_POLL_BUDGET_MS,
     pollIntervalMs: config.RDE_ENRICH_POLL_INTERVAL_MS,
     leaseMs: config.RDE_ENRICH_JOB_LEASE_MS,
     jobLifetimeMs: config.RDE_ENRICH_JOB_LIFETIME_MS,
-    owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+    owner,
     callbackUrl: (provider, nonce) => {
       const base = gatewayUrl(ctx);
       return base && `${base.replace(/\/$/, '')}/api/v2/webhooks/provider/${encodeURIComponent(provider)}/${nonce}`;
@@ -79,10 +80,14 @@ export function buildEnrichment(deps: {
     sleep,
     publishRun: (runId) => publish(stores.runs.collection, runId),
     releaseRunIfDone: (run) => enrichJobs.releaseRunIfDone(run),
+    owner,
+    leaseMs: config.RDE_ENRICH_JOB_LEASE_MS,
   });
   return {
     handlers: { enrichment, enrichJobs },
-    poller: new EnrichJobPoller(stores.jobs, providerJobs, ctx.logger, config.RDE_ENRICH_POLL_INTERVAL_MS),
+    poller: new EnrichJobPoller(stores.jobs, providerJobs, ctx.logger, config.RDE_ENRICH_POLL_INTERVAL_MS, () =>
+      enrichment.recoverLapsed(),
+    ),
   };
 }
 
