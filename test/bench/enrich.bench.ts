@@ -97,7 +97,7 @@ async function main(): Promise<void> {
       `  first answers (status ${answers.map((a) => a.body._meta.status).join('/')}) after ${firstAnswer.toFixed(1)} s`,
     );
     console.log(
-      `  vendor requests: mailfinder ${mailfinder}, bulkmail batches ${batches}, reachout lookups ${lookups}; 429s: ${count429(counters)}`,
+      `  answered vendor requests: mailfinder ${mailfinder}, bulkmail batches ${batches}, reachout lookups ${lookups} and polls ${asked('reachout', 'poll')}; refused with 429: ${count429(counters)}`,
     );
     console.log(`  rows: ${rows.length}, hits ${hits}, left with an open job ${open}`);
     console.log(
