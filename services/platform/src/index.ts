@@ -12,3 +12,4 @@ export * from './grpc';
 export * from './grpc-module';
 export * from './namespaced-backends';
 export * from './outbox';
+export * from './paid-runs';

@@ -4,3 +4,4 @@ export * from './server';
 export * from './client';
 export * from './types';
 export * from './contracts';
+export * from './client-set';

@@ -1,7 +1,14 @@
-import { RdeError, type Caller, type Clock, type Logger } from '@rde/platform';
+import {
+  finalSettlementEvent,
+  RdeError,
+  type Caller,
+  type Clock,
+  type Logger,
+  type PaidRunOutcome,
+} from '@rde/platform';
 import type { WaterfallClients } from '../clients';
-import { settlementEvent } from '../events/settlement';
-import type { RunCharge, RunOutcome, RunRepository } from '../store/runs';
+import { settlementIdOf } from '../domain/ids';
+import type { RunCharge, RunRepository } from '../store/runs';
 
 export interface BilledRunDependencies {
   readonly runs: RunRepository;
@@ -17,6 +24,8 @@ export interface BilledRunDependencies {
 /** A run holding credits: its id (= hold id), what it holds, and the account as the hold left it. */
 export interface OpenRun {
   readonly id: string;
+  /** The waterfall's name, e.g. `people_search`. */
+  readonly waterfall: string;
   readonly caller: Caller;
   /** Millicredits actually held: the worst case, or less when the balance could not cover it. */
   readonly held: number;
@@ -39,7 +48,7 @@ export class BilledRuns {
    * cannot cost anything (every step decided without a call) holds and records nothing.
    */
   async open(runId: string, waterfall: string, caller: Caller, worstCase: number): Promise<OpenRun | undefined> {
-    if (worstCase <= 0) return this.unbilled(runId, caller);
+    if (worstCase <= 0) return this.unbilled(runId, waterfall, caller);
     const hold = await this.reserve(runId, waterfall, caller, worstCase);
     if (!hold) return undefined;
     await this.deps.runs.start({
@@ -50,13 +59,14 @@ export class BilledRuns {
       session_id: caller.sessionId,
       reserved_millicredits: hold.held,
     });
-    return { id: runId, caller, ...hold };
+    return { id: runId, waterfall, caller, ...hold };
   }
 
-  private async unbilled(runId: string, caller: Caller): Promise<OpenRun> {
+  private async unbilled(runId: string, waterfall: string, caller: Caller): Promise<OpenRun> {
     const { account } = await this.deps.clients.billing.getBalance({ recent: 0 }, { caller });
     return {
       id: runId,
+      waterfall,
       caller,
       held: 0,
       balance: account?.balance?.millicredits ?? 0,
@@ -65,9 +75,11 @@ export class BilledRuns {
   }
 
   /** Writes the outcome with its settlement, then publishes it without making the answer wait for Kafka. */
-  async finish(run: OpenRun, outcome: RunOutcome): Promise<void> {
+  async finish(run: OpenRun, outcome: PaidRunOutcome): Promise<void> {
     if (run.held === 0) return; // nothing held, nothing to settle
-    const event = settlementEvent({
+    const event = finalSettlementEvent({
+      settlementId: settlementIdOf(run.id),
+      description: run.waterfall,
       runId: run.id,
       workspaceId: run.caller.workspaceId,
       userId: run.caller.userId,

@@ -1,59 +1,34 @@
 import { errors, RdeError, type Caller, type Logger } from '@rde/platform';
 import { catalog } from '@rde/proto';
 import type { WaterfallClients } from '../clients';
-import { searchStepOf, type SearchStep } from '../domain/search/capabilities';
-import { verifiesCompany, type CompanyRequest } from '../domain/search/company-match';
 import {
-  bindFilters,
-  COMPANY_KEYS,
-  isPlainObject,
-  listOf,
-  type FilterKey,
-  type Filters,
-} from '../domain/search/filters';
+  failedStep,
+  newRecord,
+  nothingAvailable,
+  previewAnswer,
+  stopped,
+  warningsOf,
+  type SearchAnswer,
+  type StepRecord,
+} from '../domain/search/answer';
+import { searchStepOf, type SearchStep } from '../domain/search/capabilities';
+import { verifiesCompany } from '../domain/search/company-match';
+import { isPlainObject, listOf, type FilterKey } from '../domain/search/filters';
 import { PeopleSet, insideLocations, type PersonRecord, type ResultRow } from '../domain/search/people';
-import { decideStep, requestsOf, worstCaseOf, type Outcome, type PlannedRequest } from '../domain/search/plan';
+import { decideStep, requestsOf, worstCaseOf, type PlannedRequest } from '../domain/search/plan';
+import {
+  companyRequestOf,
+  PEOPLE_SEARCH,
+  searchRequestOf,
+  stepWorstCase,
+  type SearchRequest,
+} from '../domain/search/request';
 import { chargeIdOf, datasetIdOf, invocationIdOf, newRunId } from '../domain/ids';
 import { BilledRuns, meteringAfterRun, totalOf, type OpenRun } from './billed-run';
 import type { RunCharge } from '../store/runs';
 
-const WATERFALL = 'people_search';
-const DEFAULT_LIMIT = 25;
-const MAX_LIMIT = 1000;
 /** Numbered pages of a per-row or per-hit source requested ahead of the one being read. */
 const PAGES_AHEAD = 4;
-/** More companies than this in one search earns the `many_companies` warning. */
-const MANY_COMPANIES = 10;
-
-/** The Step record of the spec. */
-export interface StepRecord {
-  step: string;
-  outcome: Outcome | null;
-  charged: number;
-  counts: { returned: number; new: number; charged: number; pages: number };
-  unsupported_fields?: string[];
-  verify_dropped?: number;
-  filters_relaxed?: string[];
-  detail?: string;
-}
-
-export interface SearchMetaFields {
-  charged?: number;
-  balance?: number;
-  reserved?: number;
-  settled?: boolean;
-  runId?: string;
-  datasetId?: string;
-  rowCount?: number;
-  wouldCharge?: number;
-  ignoredQueryKeys: string[];
-  warnings: Record<string, unknown>[];
-}
-
-export interface SearchAnswer {
-  readonly result: Record<string, unknown>;
-  readonly meta: SearchMetaFields;
-}
 
 export interface SearchDependencies {
   readonly clients: WaterfallClients;
@@ -61,16 +36,6 @@ export interface SearchDependencies {
   readonly logger: Logger;
   /** Deadline of one provider invocation. */
   readonly stepDeadlineMs: number;
-}
-
-/** A parsed search request. */
-interface SearchRequest {
-  readonly filters: Filters;
-  readonly ignored: string[];
-  readonly coverage: 'single' | 'max';
-  readonly limit: number;
-  readonly preview: boolean;
-  readonly chain: SearchStep[];
 }
 
 /** The walk in progress: rows, steps, charges, money left in the hold. */
@@ -97,10 +62,12 @@ export class PeopleSearch {
 
   async search(body: Record<string, unknown>, caller: Caller | undefined): Promise<SearchAnswer> {
     if (!caller?.workspaceId) throw errors.unauthenticated();
-    const request = await this.parse(body);
-    const worstCase = request.chain.reduce((sum, step) => sum + this.stepWorstCase(step, request), 0);
-    if (request.preview) return preview(request, worstCase);
-    const run = await this.deps.billedRuns.open(newRunId(), WATERFALL, caller, worstCase);
+    const request = await searchRequestOf(body, async () =>
+      (await this.deps.clients.catalog.getWaterfall({ tool: PEOPLE_SEARCH })).steps.map(searchStepOf),
+    );
+    const worstCase = request.chain.reduce((sum, step) => sum + stepWorstCase(step, request), 0);
+    if (request.preview) return previewAnswer(request, worstCase);
+    const run = await this.deps.billedRuns.open(newRunId(), PEOPLE_SEARCH, caller, worstCase);
     if (!run) return nothingAvailable(request);
     try {
       return await this.walk(run, request);
@@ -108,38 +75,6 @@ export class PeopleSearch {
       await this.deps.billedRuns.abandon(run, error);
       throw error;
     }
-  }
-
-  private async parse(body: Record<string, unknown>): Promise<SearchRequest> {
-    const bound = bindFilters(body);
-    const coverage = body.coverage ?? 'single';
-    if (coverage !== 'single' && coverage !== 'max') {
-      throw errors.validation([{ loc: ['body', 'coverage'], msg: 'coverage must be single or max', type: 'enum' }]);
-    }
-    const limit = body.limit ?? bound.limit ?? DEFAULT_LIMIT;
-    if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_LIMIT) {
-      throw errors.validation([
-        { loc: ['body', 'limit'], msg: `limit must be an integer from 1 to ${MAX_LIMIT}`, type: 'value_error' },
-      ]);
-    }
-    const { steps } = await this.deps.clients.catalog.getWaterfall({ tool: WATERFALL });
-    return {
-      filters: bound.filters,
-      ignored: bound.ignored,
-      coverage,
-      limit: limit as number,
-      preview: body.dry_run === true || body.preview === true,
-      chain: chainOf(steps.map(searchStepOf), body.providers),
-    };
-  }
-
-  private stepWorstCase(step: SearchStep, request: SearchRequest): number {
-    const decision = decideStep(step, request.filters);
-    if (!decision.run) {
-      // A step stopped on unsupported fields may run once more relaxed: hold for that too.
-      return decision.outcome === 'unsupported_fields' ? worstCaseOf(step, request.limit) : 0;
-    }
-    return worstCaseOf(step, request.limit, decision.companies.length);
   }
 
   private async walk(run: OpenRun, request: SearchRequest): Promise<SearchAnswer> {
@@ -170,7 +105,7 @@ export class PeopleSearch {
       charges: walk.charges,
       datasetId: persisted,
       rowCount: persisted ? rows.length : undefined,
-      steps: walk.steps,
+      fields: { steps: walk.steps },
     });
     return {
       result: { results: rows, steps: walk.steps, hit: rows.length > 0 },
@@ -180,7 +115,7 @@ export class PeopleSearch {
         runId: run.id,
         ...(persisted && { datasetId: persisted, rowCount: rows.length }),
         ignoredQueryKeys: request.ignored,
-        warnings: warningsOf(request, walk),
+        warnings: warningsOf(request, rows),
       },
     };
   }
@@ -279,7 +214,7 @@ export class PeopleSearch {
     this.bill(walk, step, index, record, cost);
     const result = { rows: input.deferred ? kept : [], cost };
     if (failure && record.counts.pages === 0) {
-      failed(record, step, failure, input.locations);
+      failedStep(record, step, failure, input.locations);
       return result;
     }
     if (failure) record.detail = `provider failed after ${record.counts.pages} pages (${failure.message})`;
@@ -429,9 +364,9 @@ export class PeopleSearch {
     await this.deps.clients.dataset.createDataset(
       {
         datasetId,
-        name: `people_search ${run.id}`,
+        name: `${PEOPLE_SEARCH} ${run.id}`,
         rowsJson: Buffer.from(JSON.stringify(rows)),
-        source: `waterfall:${WATERFALL}`,
+        source: `waterfall:${PEOPLE_SEARCH}`,
         runId: run.id,
         sessionId: run.caller.sessionId,
       },
@@ -441,137 +376,25 @@ export class PeopleSearch {
   }
 }
 
-/** `providers` narrows or reorders the chain (tool or `<tool>.<method>` names); an unknown name is a 400. */
-function chainOf(steps: SearchStep[], providers: unknown): SearchStep[] {
-  if (providers === undefined) return steps;
-  if (!Array.isArray(providers) || providers.length === 0 || !providers.every((p) => typeof p === 'string')) {
-    throw errors.validation([
-      { loc: ['body', 'providers'], msg: 'providers must be a non-empty list of provider names', type: 'type_error' },
-    ]);
-  }
-  const find = (name: string) => steps.find((step) => step.tool === name || step.name === name);
-  const unknown = providers.filter((name) => !find(name));
-  if (unknown.length > 0) {
-    throw errors.badRequest({
-      error: 'unknown_provider',
-      detail: `not in the people_search chain: ${unknown.join(', ')}`,
-      unknown,
-      expected: steps.map((step) => step.tool),
-    });
-  }
-  return [...new Set(providers.map((name) => find(name)!))];
-}
-
 /** The provider that can express every capability-gated filter (the AI people database). */
 function isAiDatabase(step: SearchStep): boolean {
   const gated: FilterKey[] = ['skills', 'keywords', 'months_in_role', 'company_sizes', 'industries'];
   return gated.every((key) => step.filters.has(key));
 }
 
-/** The companies rows are verified against; a LinkedIn company URL counts by its slug (`…/company/acme-corp`). */
-function companyRequestOf(filters: Filters): CompanyRequest | undefined {
-  const slugs = listOf(filters.company_linkedin_urls).flatMap((url) => {
-    const slug = /\/company\/([^/?#]+)/i.exec(url)?.[1];
-    return slug ? [decodeURIComponent(slug).replace(/[-_]+/g, ' ')] : [];
-  });
-  const names = [...listOf(filters.company_names), ...slugs];
-  const domains = listOf(filters.company_domains);
-  return names.length + domains.length > 0 ? { names, domains } : undefined;
-}
-
-function newRecord(step: SearchStep, dropped: FilterKey[]): StepRecord {
-  return {
-    step: step.name,
-    outcome: null,
-    charged: 0,
-    counts: { returned: 0, new: 0, charged: 0, pages: 0 },
-    ...(dropped.length > 0 && { filters_relaxed: dropped }),
-  };
-}
-
-/** Records why a step gave no rows; the step contributes none. */
-function stopped(record: StepRecord, outcome: Outcome, detail: string): ResultRow[] {
-  record.outcome = outcome;
-  record.detail = detail;
-  return [];
-}
-
-/**
- * A vendor that failed before answering anything: `skip`, never a charge. A closed location
- * vocabulary (place names) refusing the request means the location did not resolve.
- */
-function failed(
-  record: StepRecord,
-  step: SearchStep,
-  failure: catalog.ProviderFailure,
-  locations?: string[],
-): ResultRow[] {
-  if (failure.reason === 'rejected' && locations && step.locationTokens === 'place_name') {
-    return stopped(record, 'cant_scope_location', `no location resolves to a token it accepts (${failure.message})`);
-  }
-  return stopped(record, 'skip', `provider failed (${failure.reason}: ${failure.message}); not billed`);
-}
-
-function warningsOf(request: SearchRequest, walk: Walk): Record<string, unknown>[] {
-  const warnings: Record<string, unknown>[] = [];
-  const unverified = walk.people.rows.filter((row) => row.verification_required).length;
-  if (unverified > 0) warnings.push({ code: 'unverified_web_results', count: unverified });
-  const outside = walk.people.rows.filter((row) => row.outside_locations).length;
-  if (outside > 0) warnings.push({ code: 'outside_locations', count: outside });
-  warnings.push(...advisoryWarnings(request, walk.people.size));
-  return warnings;
-}
-
-/** Rule 10: free advisory warnings. */
-function advisoryWarnings(request: SearchRequest, found: number): Record<string, unknown>[] {
-  const warnings: Record<string, unknown>[] = [];
-  const companies = COMPANY_KEYS.reduce((sum, key) => sum + listOf(request.filters[key]).length, 0);
-  if (companies > MANY_COMPANIES) warnings.push({ code: 'many_companies', count: companies });
-  const groups = new Set(
-    Object.keys(request.filters).map((key) => (COMPANY_KEYS.includes(key as FilterKey) ? 'company' : key)),
-  );
-  if (found === 0 && groups.size >= 2) warnings.push({ code: 'over_filtered', filter_groups: [...groups] });
-  return warnings;
-}
-
-/** dry_run / preview: the chain that would run with each step's worst case; no vendor call, no charge. */
-function preview(request: SearchRequest, worstCase: number): SearchAnswer {
-  const chain = request.chain.map((step) => {
-    const decision = decideStep(step, request.filters);
-    return {
-      step: step.name,
-      would_run: decision.run,
-      ...(!decision.run && { outcome: decision.outcome, detail: decision.detail }),
-      worst_case_credits: (decision.run ? worstCaseOf(step, request.limit, decision.companies.length) : 0) / 1000,
-    };
-  });
-  return {
-    result: { dry_run: true, results: [], steps: [], hit: false, chain },
-    meta: { wouldCharge: worstCase, ignoredQueryKeys: request.ignored, warnings: advisoryWarnings(request, 1) },
-  };
-}
-
-/** No credit available at all: every step stops on the balance; nothing is held or charged. */
-function nothingAvailable(request: SearchRequest): SearchAnswer {
-  const steps = request.chain.map((step) => {
-    const record = newRecord(step, []);
-    stopped(record, 'insufficient_credits', 'the workspace has no credits available');
-    return record;
-  });
-  return {
-    result: { results: [], steps, hit: false },
-    meta: { charged: 0, ignoredQueryKeys: request.ignored, warnings: [] },
-  };
+/** The value at `path` in a JSON answer. */
+function jsonAt(json: Buffer, path: readonly string[]): unknown {
+  let node: unknown = JSON.parse(json.toString('utf8') || '{}');
+  for (const key of path) node = isPlainObject(node) ? node[key] : undefined;
+  return node;
 }
 
 function cursorOf(answer: catalog.InvokeProviderResponse, path: readonly string[]): string | undefined {
-  let node: unknown = JSON.parse(answer.resultJson.toString('utf8') || '{}');
-  for (const key of path) node = isPlainObject(node) ? node[key] : undefined;
-  return typeof node === 'string' && node ? node : undefined;
+  const cursor = jsonAt(answer.resultJson, path);
+  return typeof cursor === 'string' && cursor ? cursor : undefined;
 }
 
 function rowsAtPath(json: Buffer, path: readonly string[]): Record<string, unknown>[] {
-  let node: unknown = JSON.parse(json.toString('utf8') || '{}');
-  for (const key of path) node = isPlainObject(node) ? node[key] : undefined;
-  return Array.isArray(node) ? node.filter(isPlainObject) : [];
+  const rows = jsonAt(json, path);
+  return Array.isArray(rows) ? rows.filter(isPlainObject) : [];
 }

@@ -1,4 +1,4 @@
-import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
+import { clientSet, type AddressBook, type ServiceClient } from '@rde/platform';
 import { billing, catalog, dataset } from '@rde/proto';
 
 export type BillingClient = ServiceClient<typeof billing.BillingServiceService>['rpc'];
@@ -18,16 +18,11 @@ export interface WaterfallClients {
  * position, InvokeProvider by the invocation id); the client kit reads that.
  */
 export function createWaterfallClients(addresses: AddressBook, deadlineMs: number): WaterfallClients {
-  const opened: { close(): void }[] = [];
-  const connect = <D extends Parameters<typeof createClient>[0]>(service: string, definition: D) => {
-    const client = createClient(definition, { address: addresses.get(service), deadlineMs });
-    opened.push(client);
-    return client.rpc;
-  };
+  const clients = clientSet(addresses, deadlineMs);
   return {
-    billing: connect('billing', billing.BillingServiceService),
-    catalog: connect('catalog', catalog.CatalogServiceService),
-    dataset: connect('dataset', dataset.DatasetServiceService),
-    close: () => opened.forEach((client) => client.close()),
+    billing: clients.connect('billing', billing.BillingServiceService),
+    catalog: clients.connect('catalog', catalog.CatalogServiceService),
+    dataset: clients.connect('dataset', dataset.DatasetServiceService),
+    close: () => clients.close(),
   };
 }

@@ -1,6 +1,7 @@
 import { errors, type Handlers } from '@rde/platform';
 import type { waterfall } from '@rde/proto';
-import type { PeopleSearch, SearchMetaFields } from '../app/search';
+import type { PeopleSearch } from '../app/search';
+import type { SearchMetaFields } from '../domain/search/answer';
 import { isPlainObject } from '../domain/search/filters';
 import { enrichHandlers, type EnrichHandlerDependencies } from './enrich-handlers';
 

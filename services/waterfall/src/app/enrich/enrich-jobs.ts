@@ -1,5 +1,4 @@
-import { errors, type Caller, type Clock, type Logger } from '@rde/platform';
-import { settlementEvent } from '../../events/settlement';
+import { errors, type Caller, type Clock, type Logger, settlementEvent } from '@rde/platform';
 import type { EnrichJobDocument, EnrichJobRepository } from '../../store/enrich-jobs';
 import type { EnrichRunRepository } from '../../store/enrich-runs';
 import { nonceHashOf } from '../../domain/enrich/ids';
@@ -56,6 +55,7 @@ export class EnrichJobs {
     const event = settlementEvent({
       runId: run.run_id,
       settlementId: `${run.run_id}:settlement:release`,
+      description: 'enrichment hold release',
       workspaceId: run.workspace_id,
       userId: run.user_id,
       sessionId: run.session_id,

@@ -1,10 +1,17 @@
-import { errors, type Caller, type Clock, type KeyValue, type Logger, type ValidationIssue } from '@rde/platform';
+import {
+  errors,
+  type Caller,
+  type Clock,
+  type KeyValue,
+  type Logger,
+  type ValidationIssue,
+  settlementEvent,
+} from '@rde/platform';
 import type { billing } from '@rde/proto';
 import { CHAINS, isCapability, type Capability, type Chain } from '../../domain/enrich/chains';
 import { enrichDatasetIdOf, newEnrichRunId, replayKeyOf } from '../../domain/enrich/ids';
 import { subjectOf, type Row } from '../../domain/enrich/subject';
 import { chargedOf, enrichedRow, startWalk, stepName, type RowWalk } from '../../domain/enrich/walk';
-import { settlementEvent } from '../../events/settlement';
 import type { RunCharge } from '../../store/runs';
 import type { WaterfallClients } from '../../clients';
 import type { EnrichJobRepository } from '../../store/enrich-jobs';
@@ -292,6 +299,7 @@ export class Enrichment {
     const charges = [...new Map(stored.charges.map((charge) => [charge.charge_id, charge])).values()];
     const event = settlementEvent({
       settlementId: `${runId}:settlement:0`,
+      description: `enrichment ${stored.capability}`,
       holdId: runId,
       runId,
       workspaceId: caller.workspaceId,

@@ -1,10 +1,9 @@
-import type { Caller, Clock, Logger } from '@rde/platform';
+import { Caller, Clock, Logger, settlementEvent } from '@rde/platform';
 import { CHAINS, valueAt, type Capability, type ChainStep } from '../../domain/enrich/chains';
 import { jobChargeIdOf, newNonce } from '../../domain/enrich/ids';
 import { subjectOf as subjectOfRow, type Subject } from '../../domain/enrich/subject';
 import { miss, type Verdict } from '../../domain/enrich/verdicts';
 import { afterVerdict, correlate, enrichedRow, type Resume, type RowWalk } from '../../domain/enrich/walk';
-import { settlementEvent } from '../../events/settlement';
 import type { RunCharge } from '../../store/runs';
 import type { DatasetClient } from '../../clients';
 import { jobKeyOf, type EnrichJobDocument, type EnrichJobRepository, type JobRowResult } from '../../store/enrich-jobs';
@@ -236,6 +235,7 @@ export class ProviderJobs {
   ): Promise<boolean> {
     const event = settlementEvent({
       settlementId: `${job._id}:settlement`,
+      description: `${job.capability} ${job.provider} job`,
       holdId: job.hold_id,
       runId: job.run_id,
       workspaceId: job.workspace_id,
