@@ -1,7 +1,9 @@
+import { RdeError } from '@rde/platform';
 import { CHAINS, inputFor, offeredValues } from '../src/domain/enrich/chains';
 import { employerDomain, nameMatchesDomain } from '../src/domain/enrich/company-match';
 import { canonicalJson, replayKeyOf, validationChargeIdOf } from '../src/domain/enrich/ids';
 import { monthsBetween, profileOf } from '../src/domain/enrich/profile';
+import { rowsOf } from '../src/domain/enrich/request';
 import { subjectOf } from '../src/domain/enrich/subject';
 import {
   companyMatchOf,
@@ -270,5 +272,28 @@ describe('rule 8: an open job ends the row with still_enriching at 0', () => {
     const row = enrichedRow(email, { linkedin_url: 'u' }, subjectOf({ linkedin_url: 'u' }), walk);
     expect(row).toMatchObject({ email: null, job_id: 'lk_1', resume, reason: 'still_enriching' });
     expect(row.hint).toEqual(expect.stringContaining('/enrich/jobs/reachout/lk_1'));
+  });
+});
+
+describe('bad input is refused before anything is spent', () => {
+  const refusal = (request: object) => {
+    try {
+      rowsOf(request);
+    } catch (error) {
+      if (error instanceof RdeError) return { status: error.httpStatus, body: error.body };
+      throw error;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  test('rows and payload together, rows that are not objects, more than 100 rows, no rows', () => {
+    expect(refusal({ rows: [{}], payload: {} })).toMatchObject({ status: 400, body: { error: 'invalid_payload' } });
+    expect(refusal({ rows: [{}, 'x', [1]] }).body.detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'rows', 1] }),
+      expect.objectContaining({ loc: ['body', 'rows', 2] }),
+    ]);
+    expect(refusal({ rows: Array.from({ length: 101 }, () => ({})) }).status).toBe(422);
+    expect(refusal({}).status).toBe(422);
+    expect(rowsOf({ payload: { name: 'Ada' } })).toEqual([{ name: 'Ada' }]);
   });
 });

@@ -1,32 +1,20 @@
-import {
-  errors,
-  type Caller,
-  type Clock,
-  type KeyValue,
-  type Logger,
-  type ValidationIssue,
-  settlementEvent,
-} from '@rde/platform';
+import { errors, settlementEvent, type Caller, type Clock, type KeyValue, type Logger } from '@rde/platform';
 import type { billing } from '@rde/proto';
 import { CHAINS, isCapability, type Capability, type Chain } from '../../domain/enrich/chains';
 import { enrichDatasetIdOf, newEnrichRunId, replayKeyOf } from '../../domain/enrich/ids';
+import { MAX_ROWS, rowsOf } from '../../domain/enrich/request';
 import { subjectOf, type Row } from '../../domain/enrich/subject';
 import { chargedOf, enrichedRow, startWalk, stepName, type RowWalk } from '../../domain/enrich/walk';
-import type { RunCharge } from '../../store/runs';
 import type { WaterfallClients } from '../../clients';
 import type { EnrichJobRepository } from '../../store/enrich-jobs';
 import { callerOf } from './provider-jobs';
 import type { EnrichRunDocument, EnrichRunRepository } from '../../store/enrich-runs';
 import type { ProviderPort } from './providers';
+import { RowSink } from './row-sink';
 import type { RowWalker } from './walk-rows';
 
-/** Spec "Limits": rows per enrichment waterfall call. */
-export const MAX_ROWS = 100;
 /** Spec "Limits": the replay window of an identical rows batch. */
 export const REPLAY_WINDOW_MS = 15 * 60_000;
-/** Rows written to the dataset per round trip while a run finishes them. */
-const ROW_FLUSH_SIZE = 25;
-const ROW_FLUSH_MS = 250;
 
 export interface EnrichRequest {
   readonly capability: string;
@@ -458,79 +446,4 @@ function finishedRow(row: Row | undefined): boolean {
 
 export function pendingJobView(provider: string, jobId: string): PendingJobView {
   return { provider, job_id: jobId, fetch: `/enrich/jobs/${provider}/${jobId}` };
-}
-
-/**
- * The rows of a request, refused before anything is spent: `payload` (one object) or `rows` (1 to
- * 100 objects), never both. Checked here as well as by the gateway, for callers that reach the
- * RPC directly.
- */
-export function rowsOf(request: EnrichRequest): Row[] {
-  const { payload, rows } = request;
-  if (payload !== undefined && rows !== undefined) {
-    throw errors.badRequest({ error: 'invalid_payload', detail: 'send either payload (one row) or rows, not both' });
-  }
-  if (payload !== undefined) {
-    if (!isRow(payload)) throw invalid([{ loc: ['body', 'payload'], msg: 'must be object', type: 'object_type' }]);
-    return [payload];
-  }
-  if (rows === undefined) throw invalid([{ loc: ['body', 'rows'], msg: 'field required', type: 'missing' }]);
-  if (!Array.isArray(rows)) throw invalid([{ loc: ['body', 'rows'], msg: 'must be array', type: 'array_type' }]);
-  if (rows.length === 0 || rows.length > MAX_ROWS) {
-    throw invalid([{ loc: ['body', 'rows'], msg: `must hold 1 to ${MAX_ROWS} rows`, type: 'too_long' }]);
-  }
-  const issues = rows.flatMap((row, index): ValidationIssue[] =>
-    isRow(row) ? [] : [{ loc: ['body', 'rows', index], msg: 'must be object', type: 'object_type' }],
-  );
-  if (issues.length > 0) throw invalid(issues);
-  return rows as Row[];
-}
-
-const invalid = (issues: ValidationIssue[]) => errors.validation(issues);
-
-function isRow(value: unknown): value is Row {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Finished rows, written in small batches so a 100-row run is not 100 round trips. */
-class RowSink {
-  private pending: { index: number; charges: readonly RunCharge[] }[] = [];
-  private flushing: Promise<void> = Promise.resolve();
-  private timer?: Promise<void>;
-  private failure?: unknown;
-
-  constructor(
-    private readonly write: (batch: { index: number; charges: readonly RunCharge[] }[]) => Promise<void>,
-    private readonly sleep: (ms: number) => Promise<void>,
-  ) {}
-
-  add(entry: { index: number; charges: readonly RunCharge[] }): void {
-    this.pending.push(entry);
-    if (this.pending.length >= ROW_FLUSH_SIZE) void this.flush();
-    else
-      this.timer ??= this.sleep(ROW_FLUSH_MS).then(() => {
-        this.timer = undefined;
-        return this.flush();
-      });
-  }
-
-  /** Writes what is left; a write that failed on the way fails the close. */
-  async close(): Promise<void> {
-    await this.timer;
-    await this.flush();
-    if (this.failure !== undefined) throw this.failure;
-  }
-
-  private flush(): Promise<void> {
-    const batch = this.pending;
-    this.pending = [];
-    if (batch.length > 0) {
-      this.flushing = this.flushing.then(() =>
-        this.write(batch).catch((error: unknown) => {
-          this.failure ??= error;
-        }),
-      );
-    }
-    return this.flushing;
-  }
 }
