@@ -1,7 +1,8 @@
 /** One jest setup for every package; the test command selects suites by path. */
 
-// ESM-only packages that jest's CommonJS runtime cannot require; ts-jest transpiles them.
-const esmOnly = ['cookie'];
+// ESM-only packages that jest's CommonJS runtime cannot require, and a package that imports one
+// dynamically (@fastify/cookie loads cookie with import()); ts-jest transpiles them.
+const esmOnly = ['cookie', '@fastify\\+cookie', 'content-disposition'];
 
 module.exports = {
   testEnvironment: 'node',

@@ -9,4 +9,5 @@ export * as workflow from './gen/rde/workflow/v1/workflow';
 export * as mcp from './gen/rde/mcp/v1/mcp';
 export { protoRoot, protoFileOf } from './files';
 export * as billingEvents from './gen/rde/billing/v1/events';
+export * as signin from './gen/rde/auth/v1/signin';
 export * as topics from './topics';

@@ -24,6 +24,8 @@ export interface RunningRde {
   readonly sandboxUrl: string;
   /** The dev workspace owner's key (RDE_DEV_API_KEY). */
   readonly ownerKey: string;
+  /** The prefix of this run's databases, topics and keys (distributed mode; '' in all-in-one). */
+  readonly namespace: string;
   /** Runs `rde admin …` against this deployment; resolves with its stdout. */
   admin(args: string[]): Promise<string>;
   /** Restarts a stopped module's process with the same configuration (distributed mode). */
@@ -74,8 +76,27 @@ function productionEnv(): NodeJS.ProcessEnv {
   return {};
 }
 
+/** A start that failed because a port found free was bound by another process before RDE bound it. */
+class PortTaken extends Error {}
+
+/**
+ * Starts RDE on ports found free. Every process must know every address before it starts
+ * (distributed mode), so ports are chosen up front; another process on the machine may bind one
+ * between the check and RDE's bind. Such a start fails with EADDRINUSE and is made again on fresh
+ * ports, so a parallel test run never breaks this one.
+ */
 /** Starts RDE in this run's mode, or in `runMode` (a benchmark measures both in one run). */
 export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, runMode: Mode = mode): Promise<RunningRde> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(extraEnv, runMode);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
+    }
+  }
+}
+
+async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode): Promise<RunningRde> {
   const output: string[] = [];
   const children = new Map<string, ChildProcess>();
   const launch = (target: string, env: NodeJS.ProcessEnv) => {
@@ -104,13 +125,15 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, runMode: Mode =
     shared[`RDE_${service.toUpperCase()}_ADDR`] = `127.0.0.1:${port}`;
   }
   const targets = runMode === 'all' ? ['all'] : ['sandbox', ...SERVICES, 'gateway'];
-  if (runMode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: `e2e${Date.now()}_` });
+  const namespace = runMode === 'distributed' ? `e2e${Date.now()}_` : '';
+  if (runMode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: namespace });
   for (const target of targets) children.set(target, launch(target, shared));
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const rde: RunningRde = {
     baseUrl,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     ownerKey,
+    namespace,
     admin: (args) => runAdmin(args, { ...process.env, ...shared, ...extraEnv }),
     restartModule: async (module) => {
       children.set(module, launch(module, shared));
@@ -123,11 +146,14 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, runMode: Mode =
     },
     logs: () => output.join(''),
   };
+  const exited = () => [...children.values()].some((child) => child.exitCode !== null || child.signalCode !== null);
   try {
-    await waitUntil(async () => (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
+    await waitUntil(async () => exited() || (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
+    if (exited()) throw new Error('a process exited before RDE was ready');
   } catch (error) {
     await rde.stop();
-    throw new Error(`RDE did not become ready: ${String(error)}\n${rde.logs()}`);
+    const failure = `RDE did not become ready: ${String(error)}\n${rde.logs()}`;
+    throw rde.logs().includes('EADDRINUSE') ? new PortTaken(failure) : new Error(failure);
   }
   return rde;
 }

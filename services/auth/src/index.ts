@@ -1,7 +1,24 @@
-import { grpcModule } from '@rde/platform';
-import { auth, protoFileOf } from '@rde/proto';
-import { authConfig } from './config';
+import { randomBytes } from 'node:crypto';
+import { grpcModule, LoggedMail, SmtpMail, type Logger, type Mail } from '@rde/platform';
+import { auth, protoFileOf, signin } from '@rde/proto';
+import { Claims } from './app/claims';
+import { CompleteSignIn } from './app/complete-sign-in';
+import { EmailedLinks } from './app/emailed-links';
+import { ExternalSignIn } from './app/external-sign-in';
+import { FeedbackDesk } from './app/feedback';
+import { Integrations, type Vendor } from './app/integrations';
+import { Invites } from './app/invites';
+import { MagicLinks } from './app/magic-links';
+import { Members } from './app/members';
+import { OAuthStateSecrets } from './app/oauth-state-secrets';
+import { Passwords } from './app/passwords';
+import { Sessions } from './app/sessions';
+import { VendorOAuthClient } from './clients/oauth-vendor';
+import { OpenIdProvider } from './clients/openid';
+import { authConfig, type AuthConfig } from './config';
+import { Keyring } from './domain/sealing';
 import { authHandlers } from './grpc/handlers';
+import { signInHandlers } from './grpc/sign-in-handlers';
 import { AccountService, DEV_OWNER_EMAIL, DEV_WORKSPACE_ID } from './service/accounts';
 import { KeyService } from './service/keys';
 import { openAuthStore } from './store';
@@ -12,10 +29,13 @@ export const authModule = grpcModule({
   dependencies: [],
   async build(ctx) {
     const config = authConfig(ctx.env);
+    const { clock } = ctx.backends;
     const store = await ctx.backends.documentStore('rde_auth');
-    const repositories = await openAuthStore(store, ctx.backends.clock);
-    const keys = new KeyService(repositories, ctx.backends.clock);
-    const accounts = new AccountService(repositories, keys, ctx.backends.clock);
+    const counters = await ctx.backends.keyValue('auth');
+    const mail = mailOf(config, ctx.logger);
+    const repositories = await openAuthStore(store, clock);
+    const keys = new KeyService(repositories, clock);
+    const accounts = new AccountService(repositories, keys, clock);
     if (ctx.allInOne || config.RDE_DEV_API_KEY) {
       const minted = await accounts.ensureDevWorkspace(config.RDE_DEV_API_KEY);
       // The one time this key is shown: a developer copies it from here.
@@ -26,6 +46,49 @@ export const authModule = grpcModule({
         );
       }
     }
+    const members = new Members(repositories, clock);
+    const sessions = new Sessions(repositories, clock);
+    const complete = new CompleteSignIn(repositories, members, sessions, clock);
+    const links = new EmailedLinks(repositories, clock);
+    const stateSecrets = new OAuthStateSecrets(config.RDE_AUTH_SECRET ?? randomBytes(32).toString('hex'));
+    const keyring = config.RDE_SECRETS_KEYRING ? new Keyring(config.RDE_SECRETS_KEYRING) : Keyring.ephemeral();
+    const signIn = {
+      magicLinks: new MagicLinks(
+        repositories,
+        links,
+        complete,
+        mail,
+        counters,
+        clock,
+        config.RDE_DASHBOARD_URL,
+        config.RDE_MAGIC_LINK_TTL_MS,
+      ),
+      passwords: new Passwords(repositories, links, complete),
+      sessions,
+      claims: new Claims(
+        repositories,
+        members,
+        keys,
+        counters,
+        clock,
+        config.RDE_CLI_START_PER_IP_PER_MINUTE,
+        config.RDE_CLI_CLAIM_TTL_MS,
+      ),
+      invites: new Invites(repositories, mail, clock, config.RDE_DASHBOARD_URL),
+      external: new ExternalSignIn(
+        repositories,
+        complete,
+        clock,
+        stateSecrets,
+        googleOf(config),
+        config.RDE_GOOGLE_REDIRECT_URL,
+      ),
+      integrations: new Integrations(repositories, clock, keyring, stateSecrets, vendorsOf(config)),
+      feedback: new FeedbackDesk(repositories, mail, clock, ctx.logger, {
+        inbox: config.RDE_SUPPORT_INBOX,
+        issueWebhookUrl: config.RDE_ISSUE_WEBHOOK_URL,
+      }),
+    };
     return {
       services: [
         {
@@ -34,9 +97,43 @@ export const authModule = grpcModule({
           handlers: authHandlers(accounts, keys),
           protoFile: protoFileOf('auth'),
         },
+        {
+          fullName: 'rde.auth.v1.SignInService',
+          definition: signin.SignInServiceService,
+          handlers: signInHandlers(signIn),
+          protoFile: 'rde/auth/v1/signin.proto',
+        },
       ],
-      healthy: async () => (await store.ping(), true),
-      close: async () => undefined,
+      healthy: async () => (await store.ping(), await counters.ping(), true),
+      close: async () => mail.close(),
     };
   },
 });
+
+/** SMTP when configured; otherwise mail is logged, which only a developer's machine should do. */
+function mailOf(config: AuthConfig, logger: Logger): Mail {
+  if (config.RDE_SMTP_URL) return new SmtpMail(config.RDE_SMTP_URL, config.RDE_MAIL_FROM);
+  logger.warn('RDE_SMTP_URL is not set: sign-in emails are logged, not sent (development only)');
+  return new LoggedMail(logger);
+}
+
+/** The external identity provider when a client id is configured. */
+function googleOf(config: AuthConfig): OpenIdProvider | undefined {
+  if (!config.RDE_GOOGLE_CLIENT_ID) return undefined;
+  return new OpenIdProvider({
+    issuer: config.RDE_GOOGLE_ISSUER,
+    clientId: config.RDE_GOOGLE_CLIENT_ID,
+    clientSecret: config.RDE_GOOGLE_CLIENT_SECRET ?? '',
+    scope: 'openid email',
+  });
+}
+
+/** The CRM/ATS providers with OAuth config, each with its client. */
+function vendorsOf(config: AuthConfig): Map<string, Vendor> {
+  return new Map(
+    Object.entries(config.RDE_INTEGRATIONS).map(([provider, declaration]) => [
+      provider,
+      { declaration, client: new VendorOAuthClient(declaration) },
+    ]),
+  );
+}

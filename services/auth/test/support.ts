@@ -35,6 +35,8 @@ function recordingLogger(lines: LoggedLine[]): Logger {
 
 export interface AuthUnderTest {
   readonly client: AuthClient;
+  /** The first replica's gRPC address, for clients of its other services. */
+  readonly address: string;
   readonly clock: ManualClock;
   readonly backends: Backends;
   readonly logged: LoggedLine[];
@@ -75,6 +77,7 @@ export async function startAuth(options: StartOptions = {}): Promise<AuthUnderTe
   const client = connection.rpc;
   return {
     client,
+    address: first.address,
     clock,
     backends,
     logged,

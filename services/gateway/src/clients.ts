@@ -1,5 +1,5 @@
 import { clientSet, type AddressBook, type ServiceClient } from '@rde/platform';
-import { auth, billing, catalog, dataset, waterfall } from '@rde/proto';
+import { auth, billing, catalog, dataset, signin, waterfall } from '@rde/proto';
 
 /**
  * One promise-wrapped gRPC client per downstream, addressed through the address book. Only the
@@ -7,6 +7,7 @@ import { auth, billing, catalog, dataset, waterfall } from '@rde/proto';
  */
 export interface Clients {
   readonly auth: ServiceClient<typeof auth.AuthServiceService>['rpc'];
+  readonly signin: ServiceClient<typeof signin.SignInServiceService>['rpc'];
   readonly billing: ServiceClient<typeof billing.BillingServiceService>['rpc'];
   readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
@@ -18,6 +19,7 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
   const { connect, close } = clientSet(addresses, deadlineMs);
   return {
     auth: connect('auth', auth.AuthServiceService),
+    signin: connect('auth', signin.SignInServiceService),
     billing: connect('billing', billing.BillingServiceService),
     catalog: connect('catalog', catalog.CatalogServiceService),
     dataset: connect('dataset', dataset.DatasetServiceService),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errors } from '@rde/platform';
 import { KEY_PREFIX, WELL_FORMED_KEY } from './api-key';
 import { ROLES } from './roles';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords';
 
 /** A display name: what the key routes' JSON schema accepts too, so both layers agree. */
 const displayName = z.string().max(100).regex(/\S/, 'must contain a non-space character');
@@ -38,3 +39,38 @@ export function parseInput<T extends z.ZodTypeAny>(schema: T, input: unknown): z
     result.error.issues.map((issue) => ({ loc: ['body', ...issue.path], msg: issue.message, type: issue.code })),
   );
 }
+
+const optionalText = (max: number) => optional(z.string().max(max));
+
+export const externalSignInInput = z.object({
+  cliToken: optionalText(200),
+  next: optionalText(2048),
+  inviteCode: optionalText(200),
+});
+
+export const signInRequestInput = externalSignInInput.extend({ email });
+
+export const verifyCodeInput = z.object({ email, code: z.string().trim().max(32) });
+
+export const passwordInput = z.object({
+  token: z.string().max(200),
+  password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),
+});
+
+export const loginInput = z.object({
+  email,
+  password: z.string().max(PASSWORD_MAX_LENGTH),
+  cliToken: optionalText(200),
+});
+
+export const feedbackInput = z.object({
+  message: z.string().max(20_000).regex(/\S/, 'must contain a non-space character'),
+  category: optional(z.string().max(50)).transform((category) => category ?? 'general'),
+});
+
+export const supportInput = feedbackInput.extend({ email: optional(email) });
+
+export const integrationAppInput = z.object({
+  clientId: z.string().min(1).max(500),
+  clientSecret: z.string().min(1).max(2000),
+});

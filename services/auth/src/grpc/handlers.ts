@@ -59,7 +59,7 @@ export function authHandlers(accounts: AccountService, keys: KeyService): Handle
 }
 
 /** Caller-scoped RPCs act only for a caller the gateway resolved. */
-function required(caller: Caller | undefined): Caller {
+export function required(caller: Caller | undefined): Caller {
   if (!caller?.workspaceId || !caller.userId) throw errors.unauthenticated();
   return caller;
 }

@@ -26,21 +26,40 @@ export class KeyService {
   ) {}
 
   /**
-   * The caller a bearer stands for, in its own workspace or in the one `workspaceSwitch` names.
+   * The caller a bearer (an API key or a browser session) stands for, in its own workspace or in the one `workspaceSwitch` names.
    * A switch to a workspace the key's user is not in answers 404 whether or not it exists.
    */
   async resolveBearer(token: string, workspaceSwitch: string): Promise<Caller> {
     // Looked up by the hash through a unique index: no secret is compared in this process.
-    const key = token ? await this.store.keys.byHash(hashKey(token)) : null;
-    if (!key || key.revoked_at_ms !== null) throw errors.unauthenticated();
-    const workspaceId = workspaceSwitch || key.workspace_id;
-    const membership = await this.store.memberships.of(workspaceId, key.user_id);
+    const holder = token ? await this.holderOf(hashKey(token)) : null;
+    if (!holder) throw errors.unauthenticated();
+    const workspaceId = workspaceSwitch || holder.workspaceId;
+    const membership = await this.store.memberships.of(workspaceId, holder.userId);
     if (!membership) throw workspaceSwitch ? errors.notFound('Workspace not found') : errors.unauthenticated();
+    return {
+      workspaceId,
+      userId: holder.userId,
+      role: membership.role,
+      keyId: holder.credentialId,
+      sessionId: '',
+      requestId: '',
+    };
+  }
+
+  /** Who a live API key or browser session with this hash acts as; `credentialId` is `key_…` or `sess_…`. */
+  private async holderOf(hash: string): Promise<{ credentialId: string; userId: string; workspaceId: string } | null> {
     const now = this.clock.now();
-    if (now - key.last_used_at_ms >= LAST_USED_INTERVAL_MS) {
-      await this.store.keys.touch(key._id, now, LAST_USED_INTERVAL_MS);
+    const key = await this.store.keys.byHash(hash);
+    if (key) {
+      if (key.revoked_at_ms !== null) return null;
+      if (now - key.last_used_at_ms >= LAST_USED_INTERVAL_MS) {
+        await this.store.keys.touch(key._id, now, LAST_USED_INTERVAL_MS);
+      }
+      return { credentialId: key._id, userId: key.user_id, workspaceId: key.workspace_id };
     }
-    return { workspaceId, userId: key.user_id, role: membership.role, keyId: key._id, sessionId: '', requestId: '' };
+    const session = await this.store.sessions.byHash(hash);
+    if (!session || session.revoked_at_ms !== null || session.expires_at_ms <= now) return null;
+    return { credentialId: session._id, userId: session.user_id, workspaceId: session.workspace_id };
   }
 
   /** A new key for the caller in the caller's workspace. */

@@ -3,11 +3,25 @@ import { ApiKeys } from './api-keys';
 import { Memberships } from './memberships';
 import { Users } from './users';
 import { Workspaces } from './workspaces';
+import { ClaimsRepository } from './claims';
+import { FeedbackRepository } from './feedback';
+import { IntegrationsRepository } from './integrations';
+import { InvitesRepository } from './invites';
+import { MagicLinksRepository } from './magic-links';
+import { OAuthStatesRepository } from './oauth-states';
+import { SessionsRepository } from './sessions';
 
 export type { ApiKeyDocument } from './api-keys';
 export type { MembershipDocument } from './memberships';
 export type { UserDocument } from './users';
 export type { WorkspaceDocument } from './workspaces';
+export type { ClaimDocument } from './claims';
+export type { FeedbackDocument } from './feedback';
+export type { IntegrationDocument } from './integrations';
+export type { InviteDocument } from './invites';
+export type { MagicLinkDocument } from './magic-links';
+export type { OAuthStateDocument } from './oauth-states';
+export type { SessionDocument } from './sessions';
 
 /** The auth service's repositories over its own database. */
 export interface AuthStore {
@@ -15,6 +29,13 @@ export interface AuthStore {
   readonly workspaces: Workspaces;
   readonly memberships: Memberships;
   readonly keys: ApiKeys;
+  readonly sessions: SessionsRepository;
+  readonly magicLinks: MagicLinksRepository;
+  readonly claims: ClaimsRepository;
+  readonly invites: InvitesRepository;
+  readonly feedback: FeedbackRepository;
+  readonly oauthStates: OAuthStatesRepository;
+  readonly integrations: IntegrationsRepository;
 }
 
 /** Opens every repository, creating its indexes (idempotent, so every replica does it at start). */
@@ -24,5 +45,12 @@ export async function openAuthStore(store: DocumentStore, clock: Clock): Promise
     workspaces: new Workspaces(store),
     memberships: await Memberships.open(store),
     keys: await ApiKeys.open(store),
+    sessions: await SessionsRepository.open(store),
+    magicLinks: await MagicLinksRepository.open(store),
+    claims: await ClaimsRepository.open(store),
+    invites: await InvitesRepository.open(store),
+    feedback: await FeedbackRepository.open(store),
+    oauthStates: await OAuthStatesRepository.open(store),
+    integrations: await IntegrationsRepository.open(store),
   };
 }

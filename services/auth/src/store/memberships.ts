@@ -40,6 +40,11 @@ export class Memberships {
     return this.collection.findOne({ workspace_id: workspaceId, user_id: userId });
   }
 
+  /** The user's first membership: their home workspace. */
+  firstOf(userId: string): Promise<MembershipDocument | null> {
+    return this.collection.findOne({ user_id: userId }, { sort: { created_at_ms: 1, _id: 1 } });
+  }
+
   count(workspaceId: string): Promise<number> {
     return this.collection.countDocuments({ workspace_id: workspaceId });
   }

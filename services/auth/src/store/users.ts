@@ -2,7 +2,17 @@ import type { Clock, Collection, DocumentStore } from '@rde/platform';
 import { newId } from '../domain/ids';
 import { insertUnlessExists } from './insert';
 
-export type UserDocument = { _id: string; email: string; created_at_ms: number };
+export type UserDocument = {
+  _id: string;
+  email: string;
+  created_at_ms: number;
+  /** argon2id (PHC string); absent until the user sets a password. */
+  password_hash?: string;
+  /** False only for a legacy password account that never proved its email. */
+  email_verified?: boolean;
+  /** A legacy anonymous CLI approval's user: bound to no email, proves nothing. */
+  anonymous?: boolean;
+};
 
 /** Users, one per (lowercased) email: a unique index keeps it so across replicas. */
 export class Users {
@@ -28,5 +38,31 @@ export class Users {
 
   byId(id: string): Promise<UserDocument | null> {
     return this.collection.findOne({ _id: id });
+  }
+
+  byEmail(email: string): Promise<UserDocument | null> {
+    return this.collection.findOne({ email });
+  }
+
+  /** A user with no email of their own (legacy anonymous approval), under a reserved domain. */
+  async createAnonymous(): Promise<UserDocument> {
+    const id = newId('usr');
+    const user: UserDocument = {
+      _id: id,
+      email: `${id}@anonymous.invalid`,
+      anonymous: true,
+      created_at_ms: this.clock.now(),
+    };
+    await this.collection.insertOne(user);
+    return user;
+  }
+
+  /** Signing in through an emailed secret proves the email. */
+  async markVerified(id: string): Promise<void> {
+    await this.collection.updateOne({ _id: id }, { $set: { email_verified: true } });
+  }
+
+  async setPassword(id: string, passwordHash: string): Promise<void> {
+    await this.collection.updateOne({ _id: id }, { $set: { password_hash: passwordHash, email_verified: true } });
   }
 }

@@ -1,16 +1,25 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { errors, type Caller, type Clock } from '@rde/platform';
+import { errors, RdeError, type Caller, type Clock } from '@rde/platform';
 import type { Clients } from '../clients';
+import { SESSION_COOKIE } from '../session-cookie';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The resolved caller of a protected route. */
+    /** The resolved caller of a protected route (an optional-bearer route: undefined when anonymous). */
     caller: Caller;
+    /** The bearer the caller sent, header or session cookie: what logout revokes. */
+    bearerToken: string;
+  }
+  interface FastifyInstance {
+    /** Drops a bearer's cached resolutions (after logout), so this gateway stops trusting it at once. */
+    forgetBearer(token: string): void;
   }
   interface FastifyContextConfig {
     /** Routes of the spec's public set skip bearer resolution. */
     public?: boolean;
+    /** Routes with an optional bearer: resolved when one is sent, anonymous when none or a stale one is. */
+    optionalBearer?: boolean;
   }
 }
 
@@ -21,31 +30,51 @@ export interface AuthenticationOptions {
   readonly cacheMs: number;
 }
 
+type Resolutions = Map<string, { caller: Caller; until: number }>;
+
 /**
- * Every matched route except the public set requires `Authorization: Bearer <key>`, resolved by
- * the auth service (with the `X-Workspace-Id` switch) and cached briefly by token hash.
+ * Every matched route except the public set requires a bearer: `Authorization: Bearer <key>`, or
+ * the browser's session cookie. Auth resolves it (with the `X-Workspace-Id` switch); resolutions
+ * are cached briefly per token hash.
  */
 export function registerAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
-  const cache = new Map<string, { caller: Caller; until: number }>();
+  const cache = new Map<string, Resolutions>();
   app.decorateRequest('caller', undefined as unknown as Caller);
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.url === undefined || request.routeOptions.config.public) return;
-    const token = bearerOf(request);
-    if (!token) throw errors.unauthenticated();
-    const switchTo = headerOf(request, 'x-workspace-id');
-    const key = createHash('sha256').update(`${token}\n${switchTo}`).digest('hex');
+  app.decorateRequest('bearerToken', '');
+  app.decorate('forgetBearer', (token: string) => void cache.delete(digest(token)));
+  const resolve = async (token: string, switchTo: string): Promise<Caller> => {
+    const byToken = cache.get(digest(token));
     const now = options.clock.now();
-    const cached = cache.get(key);
-    let caller = cached && cached.until > now ? cached.caller : undefined;
-    if (!caller) {
-      caller = (await options.clients.auth.resolveBearer({ token, workspaceId: switchTo })).caller!;
-      if (options.cacheMs > 0) {
-        if (cache.size > 10_000) cache.clear();
-        cache.set(key, { caller, until: now + options.cacheMs });
-      }
+    const cached = byToken?.get(switchTo);
+    if (cached && cached.until > now) return cached.caller;
+    const { caller } = await options.clients.auth.resolveBearer({ token, workspaceId: switchTo });
+    if (options.cacheMs > 0) {
+      if (cache.size > 10_000) cache.clear();
+      const resolutions = byToken ?? new Map();
+      resolutions.set(switchTo, { caller: caller!, until: now + options.cacheMs });
+      cache.set(digest(token), resolutions);
     }
-    request.caller = { ...caller, requestId: request.id };
+    return caller!;
+  };
+  app.addHook('onRequest', async (request) => {
+    const { url, config } = request.routeOptions;
+    if (url === undefined || config.public) return;
+    request.bearerToken = bearerOf(request) || (request.cookies?.[SESSION_COOKIE] ?? '');
+    if (!request.bearerToken) {
+      if (config.optionalBearer) return;
+      throw errors.unauthenticated();
+    }
+    try {
+      const caller = await resolve(request.bearerToken, headerOf(request, 'x-workspace-id'));
+      request.caller = { ...caller, requestId: request.id };
+    } catch (error) {
+      if (!(config.optionalBearer && error instanceof RdeError && error.httpStatus === 401)) throw error;
+    }
   });
+}
+
+function digest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }
 
 function bearerOf(request: FastifyRequest): string {

@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDependencies } from '../dependencies';
+import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
 import { datasetRoutes } from './datasets';
 import { enrichRoutes } from './enrich';
+import { feedbackRoutes } from './feedback';
 import { healthRoutes } from './health';
+import { integrationRoutes } from './integrations';
+import { inviteRoutes } from './invites';
 import { keyRoutes } from './keys';
 import { metaRoutes } from './meta';
 import { searchRoutes } from './search';
@@ -21,4 +25,8 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   searchRoutes,
   enrichRoutes,
   webhookRoutes,
+  authRoutes,
+  inviteRoutes,
+  feedbackRoutes,
+  integrationRoutes,
 ];

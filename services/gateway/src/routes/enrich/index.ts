@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Caller } from '@rde/platform';
 import type { waterfall } from '@rde/proto';
+import { errorResponses } from '../../contract';
 import { credits } from '../../credits';
 import type { GatewayDependencies } from '../../dependencies';
 import {
@@ -8,7 +9,6 @@ import {
   ENRICH_CAPABILITIES,
   enrichBody,
   enrichResult,
-  errorBody,
   jobParams,
   jobRecord,
   resumeBody,
@@ -19,8 +19,8 @@ import {
 const tags = ['enrich'];
 /** A one-row call may wait out a provider job's poll budget after its lookups: more than the default deadline. */
 const ENRICH_DEADLINE_MS = 90_000;
-const errorsOf = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, errorBody]));
-const responses = { 200: enrichResult, ...errorsOf(400, 401, 402, 404, 422, 503, 504) };
+/** Beyond the shared statuses (contract.ts): 402 when the balance cannot hold the rows' worst case. */
+const responses = { 200: enrichResult, ...errorResponses(402) };
 
 interface EnrichBody {
   rows?: unknown[];
@@ -69,7 +69,7 @@ export async function enrichRoutes(app: FastifyInstance, deps: GatewayDependenci
 
   app.get<{ Params: { provider: string; job_id: string } }>(
     '/enrich/jobs/:provider/:job_id',
-    { schema: { tags, params: jobParams, response: { 200: jobRecord, ...errorsOf(401, 404, 422) } } },
+    { schema: { tags, params: jobParams, response: { 200: jobRecord } } },
     async (request) => job(request.params.provider, request.params.job_id, request.caller),
   );
 
@@ -81,7 +81,7 @@ export async function enrichRoutes(app: FastifyInstance, deps: GatewayDependenci
         tags: ['tools', ...tags],
         params: resumeParams,
         body: resumeBody,
-        response: { 200: jobRecord, ...errorsOf(401, 404, 422) },
+        response: { 200: jobRecord },
       },
     },
     async (request) => job(request.params.provider, request.body.payload.job_id, request.caller),

@@ -1,3 +1,5 @@
+import { jsonObject, pathParam } from '../../contract';
+
 /**
  * JSON schemas of the enrichment waterfall routes. The gateway checks the envelope (rows are 1 to
  * 100 objects, payload one object); the waterfall service reads each row and checks the same
@@ -6,10 +8,6 @@
 
 /** Spec "Enrichment waterfalls": the four enrichment capabilities. */
 export const ENRICH_CAPABILITIES = ['email_enrichment', 'personal_email', 'linkedin_profile', 'phone_enrichment'];
-
-const anyObject = { type: 'object', additionalProperties: true } as const;
-
-export const errorBody = anyObject;
 
 export const capabilityParams = {
   type: 'object',
@@ -21,11 +19,11 @@ const rows = {
   type: 'array',
   minItems: 1,
   maxItems: 100,
-  items: { ...anyObject, maxProperties: 200 },
+  items: { ...jsonObject(), maxProperties: 200 },
   description: 'up to 100 row objects, each e.g. with linkedin_url, name, company_domain, company_name',
 } as const;
 
-const payload = { ...anyObject, maxProperties: 200, description: 'one row' } as const;
+const payload = { ...jsonObject('one row'), maxProperties: 200 } as const;
 
 const dryRun = {
   type: 'boolean',
@@ -81,7 +79,7 @@ const meta = {
 /** Rows as enriched (each with its steps), or the running handle, with `_meta`. */
 export const enrichResult = {
   type: 'object',
-  properties: { results: { type: 'array', items: anyObject }, _meta: meta },
+  properties: { results: { type: 'array', items: jsonObject() }, _meta: meta },
   required: ['_meta'],
   additionalProperties: true,
 } as const;
@@ -89,15 +87,15 @@ export const enrichResult = {
 export const jobParams = {
   type: 'object',
   properties: {
-    provider: { type: 'string', minLength: 1, maxLength: 100 },
-    job_id: { type: 'string', minLength: 1, maxLength: 200 },
+    provider: pathParam({ examples: ['ringdirect'] }),
+    job_id: pathParam(),
   },
   required: ['provider', 'job_id'],
 } as const;
 
 export const resumeParams = {
   type: 'object',
-  properties: { provider: { type: 'string', minLength: 1, maxLength: 100 } },
+  properties: { provider: pathParam({ examples: ['ringdirect'] }) },
   required: ['provider'],
 } as const;
 
@@ -107,7 +105,7 @@ export const resumeBody = {
   properties: {
     payload: {
       type: 'object',
-      properties: { job_id: { type: 'string', minLength: 1, maxLength: 200 } },
+      properties: { job_id: pathParam() },
       required: ['job_id'],
       additionalProperties: false,
     },

@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Caller } from '@rde/platform';
 import type { waterfall } from '@rde/proto';
+import { errorResponses } from '../../contract';
 import { credits } from '../../credits';
 import type { GatewayDependencies } from '../../dependencies';
-import { capabilityParams, errorBody, searchBody, searchResult, toolBody } from './schemas';
+import { capabilityParams, searchBody, searchResult, toolBody } from './schemas';
 
 const tags = ['search'];
 /** A search walks up to four vendors, each given up to the vendor timeout: more than the default deadline. */
 const SEARCH_DEADLINE_MS = 90_000;
-const errorsOf = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, errorBody]));
-const responses = { 200: searchResult, ...errorsOf(400, 401, 402, 422, 503, 504) };
+/** Beyond the shared statuses (contract.ts): 402 when the balance cannot hold a step. */
+const responses = { 200: searchResult, ...errorResponses(402) };
 
 /** People search (spec "Search"), and the same search as the `people_search` waterfall tool. */
 export async function searchRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {

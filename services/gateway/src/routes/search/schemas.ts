@@ -6,8 +6,6 @@
 
 const anyObject = { type: 'object', additionalProperties: true } as const;
 
-export const errorBody = anyObject;
-
 const text = { type: 'string', maxLength: 500 } as const;
 
 /** What any filter value may be at most: a text, a number, a flag, a list of up to 100 texts, a small object. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { errorResponses, pathParam } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 
 /** The one answer of the vendor callback route, whatever happened. */
@@ -28,10 +29,15 @@ export async function webhookRoutes(app: FastifyInstance, deps: GatewayDependenc
           tags: ['webhooks'],
           params: {
             type: 'object',
-            properties: { provider: { type: 'string' }, nonce: { type: 'string' } },
+            properties: { provider: pathParam(), nonce: pathParam() },
             required: ['provider', 'nonce'],
           },
-          response: { 200: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } },
+          // 400/413/415 are the shared contract of every POST (contract.ts); this route drains any
+          // body unread, so it answers them only if the router refuses the request before it.
+          response: {
+            200: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+            ...errorResponses(400, 413, 415),
+          },
         },
       },
       async (request) => {

@@ -1,0 +1,50 @@
+import type { Collection, DocumentStore } from '@rde/platform';
+
+/** An invitation of an email into a workspace; its code is stored hashed. */
+export type InviteDocument = {
+  _id: string;
+  workspace_id: string;
+  email: string;
+  code_hash: string;
+  /** Applied as the member's spend cap on acceptance; null = uncapped. */
+  spend_cap_usd: number | null;
+  invited_by_user_id: string;
+  created_at_ms: number;
+  accepted_at_ms: number | null;
+};
+
+export class InvitesRepository {
+  private constructor(private readonly collection: Collection<InviteDocument>) {}
+
+  static async open(store: DocumentStore): Promise<InvitesRepository> {
+    const collection = store.collection<InviteDocument>('invites');
+    await collection.createIndex({ keys: { code_hash: 1 }, unique: true, name: 'code_hash_unique' });
+    await collection.createIndex({ keys: { email: 1, accepted_at_ms: 1 }, name: 'email_pending' });
+    return new InvitesRepository(collection);
+  }
+
+  insert(invite: InviteDocument): Promise<void> {
+    return this.collection.insertOne(invite);
+  }
+
+  /** Removes an invite whose email could not be sent. */
+  async remove(id: string): Promise<void> {
+    await this.collection.deleteOne({ _id: id });
+  }
+
+  inWorkspace(workspaceId: string): Promise<InviteDocument[]> {
+    return this.collection.find({ workspace_id: workspaceId }, { sort: { created_at_ms: -1, _id: 1 } });
+  }
+
+  byCodeHash(hash: string): Promise<InviteDocument | null> {
+    return this.collection.findOne({ code_hash: hash });
+  }
+
+  pendingFor(email: string): Promise<InviteDocument[]> {
+    return this.collection.find({ email, accepted_at_ms: null });
+  }
+
+  async markAccepted(id: string, now: number): Promise<void> {
+    await this.collection.updateOne({ _id: id, accepted_at_ms: null }, { $set: { accepted_at_ms: now } });
+  }
+}

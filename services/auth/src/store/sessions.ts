@@ -1,0 +1,39 @@
+import type { Collection, DocumentStore } from '@rde/platform';
+
+/** A browser session: the cookie's hash, never the cookie. */
+export type SessionDocument = {
+  _id: string;
+  token_hash: string;
+  user_id: string;
+  workspace_id: string;
+  created_at_ms: number;
+  expires_at_ms: number;
+  revoked_at_ms: number | null;
+};
+
+export class SessionsRepository {
+  private constructor(private readonly collection: Collection<SessionDocument>) {}
+
+  static async open(store: DocumentStore): Promise<SessionsRepository> {
+    const collection = store.collection<SessionDocument>('sessions');
+    await collection.createIndex({ keys: { token_hash: 1 }, unique: true, name: 'token_hash_unique' });
+    return new SessionsRepository(collection);
+  }
+
+  insert(session: SessionDocument): Promise<void> {
+    return this.collection.insertOne(session);
+  }
+
+  byHash(hash: string): Promise<SessionDocument | null> {
+    return this.collection.findOne({ token_hash: hash });
+  }
+
+  /** True when a live session had this hash; a second revocation keeps the first time. */
+  async revoke(hash: string, now: number): Promise<boolean> {
+    const result = await this.collection.updateOne(
+      { token_hash: hash, revoked_at_ms: null },
+      { $set: { revoked_at_ms: now } },
+    );
+    return result.matched > 0;
+  }
+}

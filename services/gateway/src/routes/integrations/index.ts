@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { GatewayDependencies } from '../../dependencies';
+import { originOf } from '../auth/external';
+import {
+  callbackParams,
+  consentSchema,
+  credentialsBody,
+  errorResponses,
+  providerParams,
+  redirectSchema,
+  savedSchema,
+} from './schemas';
+
+const tags = ['integrations'];
+/** Mirrors the single-use state for the callback: HttpOnly, scoped to that one path, short-lived. */
+const STATE_COOKIE = 'rde_oauth_state';
+const STATE_COOKIE_SECONDS = 600;
+
+type ProviderParams = { Params: { provider: string } };
+
+const callbackPath = (provider: string) => `/api/v2/integrations/${provider}/oauth/callback`;
+
+/** CRM/ATS connect: the workspace's own OAuth app, the consent URL, and the vendor's callback. */
+export async function integrationRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
+  const { signin: signIn } = deps.clients;
+  const integrationsPage = (outcome: Record<string, string>) =>
+    `${new URL('integrations', deps.config.RDE_DASHBOARD_URL).href}?${new URLSearchParams(outcome)}`;
+
+  app.put<ProviderParams & { Body: { client_id: string; client_secret: string } }>(
+    '/api/v2/integrations/:provider/oauth/credentials',
+    {
+      schema: {
+        tags,
+        params: providerParams,
+        body: credentialsBody,
+        response: { 200: savedSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { provider } = request.params;
+      const { client_id: clientId, client_secret: clientSecret } = request.body;
+      await signIn.saveIntegrationApp({ provider, clientId, clientSecret }, { caller: request.caller });
+      return { ok: true, provider };
+    },
+  );
+
+  app.get<ProviderParams>(
+    '/api/v2/integrations/:provider/oauth/start',
+    { schema: { tags, params: providerParams, response: { 200: consentSchema, ...errorResponses } } },
+    async (request, reply) => {
+      const { provider } = request.params;
+      const { authorizationUrl, state } = await signIn.startIntegration(
+        { provider, redirectUri: `${originOf(request)}${callbackPath(provider)}` },
+        { caller: request.caller },
+      );
+      void reply.setCookie(STATE_COOKIE, state, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: request.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https',
+        path: callbackPath(provider),
+        maxAge: STATE_COOKIE_SECONDS,
+      });
+      return { url: authorizationUrl };
+    },
+  );
+
+  app.get<ProviderParams>(
+    '/api/v2/integrations/:provider/oauth/callback',
+    {
+      config: { public: true },
+      schema: { tags, security: [], params: callbackParams, response: { 302: redirectSchema } },
+    },
+    async (request, reply) => {
+      const { provider } = request.params;
+      void reply.clearCookie(STATE_COOKIE, { path: callbackPath(provider) });
+      try {
+        await signIn.finishIntegration({
+          provider,
+          callbackUrl: `${originOf(request)}${request.url}`,
+          cookieState: stateCookieOf(request),
+        });
+        return reply.redirect(integrationsPage({ connected: provider }), 302);
+      } catch {
+        return reply.redirect(integrationsPage({ error: 'connect', provider }), 302);
+      }
+    },
+  );
+}
+
+function stateCookieOf(request: FastifyRequest): string {
+  return request.cookies?.[STATE_COOKIE] ?? '';
+}

@@ -1,0 +1,44 @@
+/** JSON schemas of the CRM/ATS connect routes. */
+
+const errorBody = { type: 'object', additionalProperties: true } as const;
+
+export const errorResponses = { 400: errorBody, 401: errorBody, 404: errorBody, 422: errorBody } as const;
+
+export const providerParams = {
+  type: 'object',
+  properties: {
+    provider: { type: 'string', pattern: '^[a-z0-9_]{1,40}$', description: 'e.g. `hubspot`, `greenhouse`' },
+  },
+  required: ['provider'],
+} as const;
+
+/** The callback takes any provider and query: every failure redirects, never a JSON error. */
+export const callbackParams = {
+  type: 'object',
+  properties: { provider: { type: 'string' } },
+  required: ['provider'],
+} as const;
+
+export const credentialsBody = {
+  type: 'object',
+  properties: {
+    client_id: { type: 'string', minLength: 1, maxLength: 500 },
+    client_secret: { type: 'string', minLength: 1, maxLength: 2000, description: 'stored encrypted (AES-256-GCM)' },
+  },
+  required: ['client_id', 'client_secret'],
+  additionalProperties: false,
+} as const;
+
+export const savedSchema = {
+  type: 'object',
+  properties: { ok: { type: 'boolean', const: true }, provider: { type: 'string' } },
+  required: ['ok', 'provider'],
+} as const;
+
+export const consentSchema = {
+  type: 'object',
+  properties: { url: { type: 'string', description: "the vendor's consent page" } },
+  required: ['url'],
+} as const;
+
+export const redirectSchema = { type: 'null', description: 'redirect to the dashboard integrations page' } as const;
