@@ -6,6 +6,7 @@ import { createWaterfallClients } from './clients';
 import { waterfallConfig } from './config';
 import { waterfallHandlers } from './grpc/handlers';
 import { RunRepository } from './store/runs';
+import { buildEnrichment, openEnrichStores } from './app/enrich/wiring';
 
 export const waterfallModule = grpcModule({
   name: 'waterfall',
@@ -18,8 +19,9 @@ export const waterfallModule = grpcModule({
     const store = await ctx.backends.documentStore('rde_waterfall');
     const bus = await ctx.backends.bus('waterfall');
     const runs = await RunRepository.open(store, clock);
+    const enrichStores = await openEnrichStores(store, clock);
     const relay = new OutboxRelay({
-      collections: [runs.collection],
+      collections: [runs.collection, enrichStores.runs.collection, enrichStores.jobs.collection],
       bus,
       logger: ctx.logger,
       pollIntervalMs: config.RDE_WATERFALL_OUTBOX_POLL_MS,
@@ -39,18 +41,30 @@ export const waterfallModule = grpcModule({
       logger: ctx.logger,
       stepDeadlineMs: config.RDE_WATERFALL_STEP_DEADLINE_MS,
     });
+    const enrich = buildEnrichment({
+      ctx,
+      config,
+      stores: enrichStores,
+      clients,
+      keyValue: await ctx.backends.keyValue('waterfall'),
+      relay,
+    });
     return {
       services: [
         {
           fullName: 'rde.waterfall.v1.WaterfallService',
           definition: waterfall.WaterfallServiceService,
-          handlers: waterfallHandlers({ peopleSearch }),
+          handlers: waterfallHandlers({ peopleSearch, ...enrich.handlers }),
           protoFile: protoFileOf('waterfall'),
         },
       ],
       healthy: async () => (await Promise.all([store.ping(), bus.ping()]), true),
-      startBackground: async () => relay.start(),
+      startBackground: async () => {
+        await relay.start();
+        enrich.poller.start();
+      },
       close: async () => {
+        await enrich.poller.stop();
         await relay.stop();
         clients.close();
       },

@@ -3,6 +3,7 @@ import type { GatewayDependencies } from '../dependencies';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
 import { datasetRoutes } from './datasets';
+import { enrichRoutes } from './enrich';
 import { feedbackRoutes } from './feedback';
 import { healthRoutes } from './health';
 import { integrationRoutes } from './integrations';
@@ -12,6 +13,7 @@ import { metaRoutes } from './meta';
 import { searchRoutes } from './search';
 import { sessionRoutes } from './sessions';
 import { toolsRoutes } from './tools';
+import { webhookRoutes } from './webhooks';
 
 /** Route modules, grouped as the spec groups them; each declares its schemas beside its handlers. */
 export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) => Promise<void>)[] = [
@@ -21,10 +23,12 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   toolsRoutes,
   billingRoutes,
   datasetRoutes,
+  searchRoutes,
+  enrichRoutes,
+  webhookRoutes,
   authRoutes,
   inviteRoutes,
   feedbackRoutes,
   integrationRoutes,
-  searchRoutes,
   sessionRoutes,
 ];

@@ -3,8 +3,9 @@ import type { waterfall } from '@rde/proto';
 import type { PeopleSearch } from '../app/search';
 import type { SearchMetaFields } from '../domain/search/answer';
 import { isPlainObject } from '../domain/search/filters';
+import { enrichHandlers, type EnrichHandlerDependencies } from './enrich-handlers';
 
-export interface WaterfallHandlerDependencies {
+export interface WaterfallHandlerDependencies extends EnrichHandlerDependencies {
   readonly peopleSearch: PeopleSearch;
 }
 
@@ -13,6 +14,7 @@ export function waterfallHandlers(
   deps: WaterfallHandlerDependencies,
 ): Handlers<typeof waterfall.WaterfallServiceService> {
   return {
+    ...enrichHandlers(deps),
     async searchPeople({ bodyJson }, { caller }) {
       const { result, meta } = await deps.peopleSearch.search(jsonObject(bodyJson), caller);
       return { resultJson: Buffer.from(JSON.stringify(result)), meta: metaView(meta) };

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Caller } from '@rde/platform';
 import type { waterfall } from '@rde/proto';
+import { errorResponses } from '../../contract';
 import { credits } from '../../credits';
 import type { GatewayDependencies } from '../../dependencies';
-import { errorResponses } from '../../contract';
 import { capabilityParams, searchBody, searchResult, toolBody } from './schemas';
 
 const tags = ['search'];
 /** A search walks up to four vendors, each given up to the vendor timeout: more than the default deadline. */
 const SEARCH_DEADLINE_MS = 90_000;
-/** 402: billing refused the hold for a reason other than the balance (e.g. a spending cap). */
+/** Beyond the shared statuses (contract.ts): 402 when the balance cannot hold a step. */
 const responses = { 200: searchResult, ...errorResponses(402) };
 
 /** People search (spec "Search"), and the same search as the `people_search` waterfall tool. */
