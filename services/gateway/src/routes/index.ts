@@ -8,6 +8,7 @@ import { healthRoutes } from './health';
 import { integrationRoutes } from './integrations';
 import { inviteRoutes } from './invites';
 import { keyRoutes } from './keys';
+import { mcpRoutes } from './mcp';
 import { metaRoutes } from './meta';
 import { toolsRoutes } from './tools';
 
@@ -23,4 +24,5 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   inviteRoutes,
   feedbackRoutes,
   integrationRoutes,
+  mcpRoutes,
 ];

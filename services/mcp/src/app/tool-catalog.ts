@@ -1,0 +1,220 @@
+import type { Caller } from '@rde/platform';
+import type { catalog, dataset } from '@rde/proto';
+import type { ToolClients } from '../clients';
+import { credits, jsonBytes, parseJson, present } from '../domain/json';
+
+/** One MCP tool: its contract (JSON Schema) and the RPC it maps onto. Built once, at module scope. */
+export interface McpTool {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+  /** true when the tool may spend credits (MCP's `readOnlyHint: false`). */
+  readonly spends: boolean;
+  run(clients: ToolClients, caller: Caller, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+/** A paid call waits for a vendor: the same longer deadline the REST route gives it. */
+const CALL_DEADLINE_MS = 60_000;
+
+const object = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
+const text = (description: string) => ({ type: 'string', minLength: 1, description });
+const page = (maximum: number, fallback: number) => ({
+  offset: { type: 'integer', minimum: 0, default: 0 },
+  limit: { type: 'integer', minimum: 1, maximum, default: fallback },
+});
+
+export const MCP_TOOLS: readonly McpTool[] = [
+  {
+    name: 'list_tools',
+    title: 'List data-provider tools',
+    description: 'The catalog of data-provider tools and their methods with costs (GET /api/v2/tools).',
+    inputSchema: object({ filter: { type: 'string', description: 'substring of a tool name or description' } }),
+    spends: false,
+    async run(clients, caller, args) {
+      const filter = (args.filter as string | undefined) ?? '';
+      const { tools } = await clients.catalog.listTools({ filter }, { caller });
+      return {
+        count: tools.length,
+        tools: tools.map((tool) => tool.name),
+        results: tools.map((tool) => ({ ...toolHeader(tool), methods: tool.methods.map(methodSummary) })),
+        filter: filter || null,
+      };
+    },
+  },
+  {
+    name: 'describe_tool_method',
+    title: 'Describe a tool method',
+    description: 'The contract of one method: inputs, payload schema and cost (GET /api/v2/tools/{tool}/{method}).',
+    inputSchema: object({ tool: text('tool name'), method: text('method name') }, ['tool', 'method']),
+    spends: false,
+    async run(clients, caller, args) {
+      const { tool, method } = await clients.catalog.getMethod(
+        { tool: args.tool as string, method: args.method as string },
+        { caller },
+      );
+      return contractOf(tool!, method!);
+    },
+  },
+  {
+    name: 'call_tool_method',
+    title: 'Call a tool method',
+    description:
+      'Calls one data-provider method and charges its cost, exactly as POST /api/v2/tools/{tool}/{method}. ' +
+      'dry_run: true prices the call without calling the vendor or charging.',
+    inputSchema: object(
+      {
+        tool: text('tool name'),
+        method: text('method name'),
+        payload: { type: 'object', description: 'the method payload (see describe_tool_method)' },
+        args: { type: 'array', description: 'positional arguments' },
+        kwargs: { type: 'object', description: 'keyword arguments' },
+        dry_run: { type: 'boolean', default: false },
+      },
+      ['tool', 'method'],
+    ),
+    spends: true,
+    async run(clients, caller, args) {
+      const { resultJson, meta } = await clients.catalog.callTool(
+        {
+          tool: args.tool as string,
+          method: args.method as string,
+          payloadJson: jsonBytes(args.payload),
+          argsJson: jsonBytes(args.args),
+          kwargsJson: jsonBytes(args.kwargs),
+          dryRun: args.dry_run === true,
+        },
+        { caller, deadlineMs: CALL_DEADLINE_MS },
+      );
+      return { ...(parseJson(resultJson, {}) as object), _meta: callMeta(meta!) };
+    },
+  },
+  {
+    name: 'get_balance',
+    title: 'Credit balance',
+    description: 'The workspace credit balance, reserved and available credits (GET /api/v2/billing/balance).',
+    inputSchema: object({}),
+    spends: false,
+    async run(clients, caller) {
+      const { account } = await clients.billing.getBalance({ recent: 0 }, { caller });
+      const [balance, reserved, available] = [account?.balance, account?.reserved, account?.available].map(
+        (amount) => credits(amount) ?? 0,
+      );
+      return { balance, reserved, available, _meta: { balance: available, reserved, settled: !account?.openHolds } };
+    },
+  },
+  {
+    name: 'list_datasets',
+    title: 'List datasets',
+    description: "The workspace's datasets, newest first (GET /api/v2/datasets).",
+    inputSchema: object({ session_id: { type: 'string' }, ...page(100, 10) }),
+    spends: false,
+    async run(clients, caller, args) {
+      const listed = await clients.dataset.listDatasets(
+        { sessionId: (args.session_id as string | undefined) ?? '', page: pageOf(args, 10) },
+        { caller },
+      );
+      return { datasets: listed.datasets.map(datasetJson), ...listed.page };
+    },
+  },
+  {
+    name: 'get_dataset',
+    title: 'Get a dataset',
+    description: 'One dataset by id (GET /api/v2/datasets/{id}).',
+    inputSchema: object({ dataset_id: text('dataset id') }, ['dataset_id']),
+    spends: false,
+    async run(clients, caller, args) {
+      const found = await clients.dataset.getDataset({ datasetId: args.dataset_id as string }, { caller });
+      return datasetJson(found.dataset!);
+    },
+  },
+  {
+    name: 'get_dataset_rows',
+    title: 'Read dataset rows',
+    description: 'A page of rows in order (GET /api/v2/datasets/{id}/rows).',
+    inputSchema: object({ dataset_id: text('dataset id'), ...page(1000, 50) }, ['dataset_id']),
+    spends: false,
+    async run(clients, caller, args) {
+      const rows = await clients.dataset.getRows(
+        { datasetId: args.dataset_id as string, page: pageOf(args, 50) },
+        { caller },
+      );
+      return { rows: parseJson(rows.rowsJson, []), ...rows.page };
+    },
+  },
+];
+
+function pageOf(args: Record<string, unknown>, fallbackLimit: number) {
+  return {
+    offset: (args.offset as number | undefined) ?? 0,
+    limit: (args.limit as number | undefined) ?? fallbackLimit,
+  };
+}
+
+function toolHeader(tool: catalog.Tool) {
+  return {
+    name: tool.name,
+    kind: tool.kind,
+    module: tool.module,
+    description: tool.description,
+    method_count: tool.methods.length,
+  };
+}
+
+function costOf(method: catalog.Method) {
+  const cost = method.cost!;
+  return { credits: credits(cost.amount), usd: Number(cost.usd), unit: cost.unit, note: cost.note };
+}
+
+function methodSummary(method: catalog.Method) {
+  return { name: method.name, description: method.description, cost: costOf(method) };
+}
+
+function contractOf(tool: catalog.Tool, method: catalog.Method) {
+  return present({
+    tool: tool.name,
+    method: method.name,
+    description: method.description,
+    inputs: method.inputs,
+    cost: costOf(method),
+    payload_schema: parseJson(method.payloadSchemaJson, undefined),
+    access: method.access || undefined,
+    accepts_vendor_options: method.acceptsVendorOptions,
+  });
+}
+
+/** The REST call's `_meta` block, field for field. */
+function callMeta(meta: catalog.Meta) {
+  return present({
+    credits_charged: credits(meta.creditsCharged),
+    balance: credits(meta.balance),
+    reserved: credits(meta.reserved),
+    run_id: meta.runId || undefined,
+    settled: meta.settled,
+    dataset_id: meta.datasetId || undefined,
+    row_count: meta.rowCount,
+    would_charge_credits: credits(meta.wouldChargeCredits),
+    would_charge_credits_max: credits(meta.wouldChargeCreditsMax),
+    would_call: meta.wouldCall || undefined,
+  });
+}
+
+function datasetJson(record: dataset.Dataset) {
+  return {
+    id: record.id,
+    name: record.name,
+    columns: record.columns,
+    row_count: record.rowCount,
+    created_at: new Date(record.createdAtMs).toISOString(),
+    session_id: record.sessionId || null,
+    created_by: record.createdByUserId || null,
+    source: record.source || null,
+    run_id: record.runId || null,
+    enrich_status: record.enrichStatus,
+  };
+}
