@@ -11,3 +11,4 @@ export { protoRoot, protoFileOf } from './files';
 export * as billingEvents from './gen/rde/billing/v1/events';
 export * as signin from './gen/rde/auth/v1/signin';
 export * as topics from './topics';
+export * as publicJson from './public-json';

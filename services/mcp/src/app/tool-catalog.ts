@@ -1,7 +1,7 @@
 import type { Caller } from '@rde/platform';
-import type { catalog, dataset } from '@rde/proto';
+import { publicJson } from '@rde/proto';
 import type { ToolClients } from '../clients';
-import { credits, jsonBytes, parseJson, present } from '../domain/json';
+import { jsonBytes, parseJson } from '../domain/json';
 
 /** One MCP tool: its contract (JSON Schema) and the RPC it maps onto. Built once, at module scope. */
 export interface McpTool {
@@ -42,7 +42,10 @@ export const MCP_TOOLS: readonly McpTool[] = [
       return {
         count: tools.length,
         tools: tools.map((tool) => tool.name),
-        results: tools.map((tool) => ({ ...toolHeader(tool), methods: tool.methods.map(methodSummary) })),
+        results: tools.map((tool) => ({
+          ...publicJson.toolHeader(tool),
+          methods: tool.methods.map(publicJson.methodSummary),
+        })),
         filter: filter || null,
       };
     },
@@ -58,7 +61,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
         { tool: args.tool as string, method: args.method as string },
         { caller },
       );
-      return contractOf(tool!, method!);
+      return publicJson.methodContract(tool!, method!);
     },
   },
   {
@@ -91,7 +94,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
         },
         { caller, deadlineMs: CALL_DEADLINE_MS },
       );
-      return { ...(parseJson(resultJson, {}) as object), _meta: callMeta(meta!) };
+      return { ...(parseJson(resultJson, {}) as object), _meta: publicJson.callMeta(meta!) };
     },
   },
   {
@@ -103,7 +106,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     async run(clients, caller) {
       const { account } = await clients.billing.getBalance({ recent: 0 }, { caller });
       const [balance, reserved, available] = [account?.balance, account?.reserved, account?.available].map(
-        (amount) => credits(amount) ?? 0,
+        (amount) => publicJson.credits(amount) ?? 0,
       );
       return { balance, reserved, available, _meta: { balance: available, reserved, settled: !account?.openHolds } };
     },
@@ -119,7 +122,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
         { sessionId: (args.session_id as string | undefined) ?? '', page: pageOf(args, 10) },
         { caller },
       );
-      return { datasets: listed.datasets.map(datasetJson), ...listed.page };
+      return { datasets: listed.datasets.map(publicJson.datasetRecord), ...listed.page };
     },
   },
   {
@@ -130,7 +133,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     spends: false,
     async run(clients, caller, args) {
       const found = await clients.dataset.getDataset({ datasetId: args.dataset_id as string }, { caller });
-      return datasetJson(found.dataset!);
+      return publicJson.datasetRecord(found.dataset!);
     },
   },
   {
@@ -153,68 +156,5 @@ function pageOf(args: Record<string, unknown>, fallbackLimit: number) {
   return {
     offset: (args.offset as number | undefined) ?? 0,
     limit: (args.limit as number | undefined) ?? fallbackLimit,
-  };
-}
-
-function toolHeader(tool: catalog.Tool) {
-  return {
-    name: tool.name,
-    kind: tool.kind,
-    module: tool.module,
-    description: tool.description,
-    method_count: tool.methods.length,
-  };
-}
-
-function costOf(method: catalog.Method) {
-  const cost = method.cost!;
-  return { credits: credits(cost.amount), usd: Number(cost.usd), unit: cost.unit, note: cost.note };
-}
-
-function methodSummary(method: catalog.Method) {
-  return { name: method.name, description: method.description, cost: costOf(method) };
-}
-
-function contractOf(tool: catalog.Tool, method: catalog.Method) {
-  return present({
-    tool: tool.name,
-    method: method.name,
-    description: method.description,
-    inputs: method.inputs,
-    cost: costOf(method),
-    payload_schema: parseJson(method.payloadSchemaJson, undefined),
-    access: method.access || undefined,
-    accepts_vendor_options: method.acceptsVendorOptions,
-  });
-}
-
-/** The REST call's `_meta` block, field for field. */
-function callMeta(meta: catalog.Meta) {
-  return present({
-    credits_charged: credits(meta.creditsCharged),
-    balance: credits(meta.balance),
-    reserved: credits(meta.reserved),
-    run_id: meta.runId || undefined,
-    settled: meta.settled,
-    dataset_id: meta.datasetId || undefined,
-    row_count: meta.rowCount,
-    would_charge_credits: credits(meta.wouldChargeCredits),
-    would_charge_credits_max: credits(meta.wouldChargeCreditsMax),
-    would_call: meta.wouldCall || undefined,
-  });
-}
-
-function datasetJson(record: dataset.Dataset) {
-  return {
-    id: record.id,
-    name: record.name,
-    columns: record.columns,
-    row_count: record.rowCount,
-    created_at: new Date(record.createdAtMs).toISOString(),
-    session_id: record.sessionId || null,
-    created_by: record.createdByUserId || null,
-    source: record.source || null,
-    run_id: record.runId || null,
-    enrich_status: record.enrichStatus,
   };
 }

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { dataset } from '@rde/proto';
+import { publicJson, type dataset } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
 import {
   CREATE_BODY_LIMIT_BYTES,
@@ -45,7 +45,9 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
         },
         { caller },
       );
-      return reply.code(201).send({ ...datasetJson(created.dataset!), sample: parseJson(created.sampleJson) });
+      return reply
+        .code(201)
+        .send({ ...publicJson.datasetRecord(created.dataset!), sample: parseJson(created.sampleJson) });
     },
   );
 
@@ -55,7 +57,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
     async (request) => {
       const { session_id: sessionId, offset, limit } = request.query;
       const listed = await datasets.listDatasets({ sessionId, page: { offset, limit } }, { caller: request.caller });
-      return { datasets: listed.datasets.map(datasetJson), ...listed.page };
+      return { datasets: listed.datasets.map(publicJson.datasetRecord), ...listed.page };
     },
   );
 
@@ -64,7 +66,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
     { schema: { tags, params: datasetParams, response: { 200: datasetSchema } } },
     async (request) => {
       const found = await datasets.getDataset({ datasetId: request.params.ds_id }, { caller: request.caller });
-      return datasetJson(found.dataset!);
+      return publicJson.datasetRecord(found.dataset!);
     },
   );
 
@@ -104,22 +106,6 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
         .send(Readable.from(bytesOf(chunks)));
     },
   );
-}
-
-/** The public dataset record: times as ISO 8601, absent strings as null. */
-function datasetJson(record: dataset.Dataset) {
-  return {
-    id: record.id,
-    name: record.name,
-    columns: record.columns,
-    row_count: record.rowCount,
-    created_at: new Date(record.createdAtMs).toISOString(),
-    session_id: record.sessionId || null,
-    created_by: record.createdByUserId || null,
-    source: record.source || null,
-    run_id: record.runId || null,
-    enrich_status: record.enrichStatus,
-  };
 }
 
 function parseJson(bytes: Uint8Array): unknown {
