@@ -47,9 +47,9 @@ export function mcpServerFor(clients: ToolClients, caller: Caller): McpServer {
   return server;
 }
 
-/** Serves one exchange for a caller: a web Request in, a web Response out. */
+/** Serves one exchange for a caller: a web Request (and its already parsed body) in, a web Response out. */
 export interface McpEndpoint {
-  serve(request: Request, caller: Caller): Promise<Response>;
+  serve(request: Request, parsedBody: unknown, caller: Caller): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -63,11 +63,7 @@ export function createEndpoint(clients: ToolClients): McpEndpoint {
     mcpServerFor(clients, (authInfo?.extra as { caller: Caller }).caller);
   const modern: McpHttpHandler = createMcpHandler(factory, { responseMode: 'json', legacy: 'reject' });
   return {
-    async serve(request, caller) {
-      const parsedBody: unknown = await request
-        .clone()
-        .json()
-        .catch(() => undefined);
+    async serve(request, parsedBody, caller) {
       const authInfo = authInfoOf(caller);
       if (!(await isLegacyRequest(request, parsedBody))) return modern.fetch(request, { authInfo, parsedBody });
       const transport = new WebStandardStreamableHTTPServerTransport({

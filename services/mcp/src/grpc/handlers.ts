@@ -7,12 +7,14 @@ export function mcpHandlers(endpoint: McpEndpoint): Handlers<typeof mcp.McpServi
   return {
     async serve(request, context) {
       const caller = callerOf(context);
+      const body = Buffer.from(request.body);
       const response = await endpoint.serve(
         new Request(request.url, {
           method: request.method,
           headers: request.headers.map(({ name, value }) => [name, value] as [string, string]),
-          body: request.method === 'POST' ? Buffer.from(request.body) : undefined,
+          body: request.method === 'POST' ? body : undefined,
         }),
+        parsedJson(body),
         caller,
       );
       return {
@@ -22,6 +24,15 @@ export function mcpHandlers(endpoint: McpEndpoint): Handlers<typeof mcp.McpServi
       };
     },
   };
+}
+
+/** The gateway validated the body as JSON; anything else is left for the SDK to answer as a parse error. */
+function parsedJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 /** MCP acts for one workspace per connection: a call that acts for nobody is refused. */
