@@ -33,6 +33,7 @@ export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies)
           401: bearerError,
           406: errorBody,
           415: errorBody,
+          422: errorBody,
         },
       },
     },
