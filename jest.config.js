@@ -2,7 +2,7 @@
 
 // ESM-only packages that jest's CommonJS runtime cannot require, and a package that imports one
 // dynamically (@fastify/cookie loads cookie with import()); ts-jest transpiles them.
-const esmOnly = ['cookie', '@fastify\\+cookie'];
+const esmOnly = ['cookie', '@fastify\\+cookie', 'content-disposition'];
 
 module.exports = {
   testEnvironment: 'node',

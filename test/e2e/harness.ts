@@ -30,6 +30,8 @@ export interface RunningRde {
   admin(args: string[]): Promise<string>;
   /** Restarts a stopped module's process with the same configuration (distributed mode). */
   restartModule(module: string): Promise<void>;
+  /** The Prometheus endpoint of the process running a module. */
+  metricsUrlOf(module: string): string;
   /** The process running a module (every module shares one in `all` mode). */
   processOf(module: string): ChildProcess;
   stopModule(module: string, signal?: NodeJS.Signals): Promise<void>;
@@ -76,13 +78,35 @@ function productionEnv(): NodeJS.ProcessEnv {
   return {};
 }
 
+/** A start that failed because a port found free was bound by another process before RDE bound it. */
+class PortTaken extends Error {}
+
+/**
+ * Starts RDE on ports found free. Every process must know every address before it starts
+ * (distributed mode), so ports are chosen up front; another process on the machine may bind one
+ * between the check and RDE's bind. Such a start fails with EADDRINUSE and is made again on fresh
+ * ports, so a parallel test run never breaks this one.
+ */
 /** Starts RDE in this run's mode, or in `runMode` (a benchmark measures both in one run). */
 export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, runMode: Mode = mode): Promise<RunningRde> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(extraEnv, runMode);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
+    }
+  }
+}
+
+async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode): Promise<RunningRde> {
   const output: string[] = [];
   const children = new Map<string, ChildProcess>();
+  /** Each process's metrics port, kept across a restart. */
+  const metricsPorts = new Map<string, number>();
   const launch = (target: string, env: NodeJS.ProcessEnv) => {
+    const metrics = { RDE_METRICS_PORT: String(metricsPorts.get(target)), RDE_METRICS_HOST: '127.0.0.1' };
     const child = spawn(process.execPath, [...NODE_FLAGS, BIN, 'start', `--target=${target}`], {
-      env: { ...inheritedEnv(runMode), RDE_LOG_LEVEL: 'warn', RDE_DRAIN_MS: '1500', ...env, ...extraEnv },
+      env: { ...inheritedEnv(runMode), RDE_LOG_LEVEL: 'warn', RDE_DRAIN_MS: '1500', ...metrics, ...env, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (chunk: Buffer) => output.push(`[${target}] ${chunk}`));
@@ -106,6 +130,7 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, runMode: Mode =
   const targets = runMode === 'all' ? ['all'] : ['sandbox', ...SERVICES, 'gateway'];
   const namespace = runMode === 'distributed' ? `e2e${Date.now()}_` : '';
   if (runMode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: namespace });
+  for (const target of targets) metricsPorts.set(target, await freePort());
   for (const target of targets) children.set(target, launch(target, shared));
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const rde: RunningRde = {
@@ -118,6 +143,7 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, runMode: Mode =
       children.set(module, launch(module, shared));
       await waitUntil(async () => (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
     },
+    metricsUrlOf: (module) => `http://127.0.0.1:${metricsPorts.get(runMode === 'all' ? 'all' : module)}/metrics`,
     processOf: (module) => children.get(runMode === 'all' ? 'all' : module)!,
     stopModule: (module, signal = 'SIGTERM') => stopChild(rde.processOf(module), signal),
     stop: async () => {
@@ -125,11 +151,14 @@ export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, runMode: Mode =
     },
     logs: () => output.join(''),
   };
+  const exited = () => [...children.values()].some((child) => child.exitCode !== null || child.signalCode !== null);
   try {
-    await waitUntil(async () => (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
+    await waitUntil(async () => exited() || (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
+    if (exited()) throw new Error('a process exited before RDE was ready');
   } catch (error) {
     await rde.stop();
-    throw new Error(`RDE did not become ready: ${String(error)}\n${rde.logs()}`);
+    const failure = `RDE did not become ready: ${String(error)}\n${rde.logs()}`;
+    throw rde.logs().includes('EADDRINUSE') ? new PortTaken(failure) : new Error(failure);
   }
   return rde;
 }

@@ -39,14 +39,16 @@ describe(`API keys (${mode})`, () => {
     return { owner, bob, eve };
   }
 
-  /** Waits until the key no longer authenticates; revocation reaches the gateway within its cache time. */
-  async function expectRevoked(key: string, revokedAt: number) {
+  /**
+   * Waits until the key no longer authenticates. How late a revocation may take effect (the bearer
+   * cache window) is tested on a manual clock in the gateway's own tests, not on wall time here.
+   */
+  async function expectRevoked(key: string) {
     await waitUntil(
       async () => (await api(rde, 'GET', '/api/v2/keys', { key })).status === 401,
-      BEARER_CACHE_MS + 3_000,
+      BEARER_CACHE_MS + 10_000,
       50,
     );
-    expect(Date.now() - revokedAt).toBeLessThan(BEARER_CACHE_MS + 1_000);
     expect((await api(rde, 'GET', '/api/v2/keys', { key })).body).toEqual(UNAUTHENTICATED);
   }
 
@@ -85,7 +87,10 @@ describe(`API keys (${mode})`, () => {
       expect(listed.status).toBe(200);
       expect(listed.body.keys.map((key: { id: string }) => key.id)).toContain(joined.key_id);
       // a member there: the owner's key is out of reach
-      expect((await api(rde, 'DELETE', `/api/v2/keys/${owner.key_id}`, switched)).status).toBe(403);
+      const refused = await api(rde, 'DELETE', `/api/v2/keys/${owner.key_id}`, switched);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ detail: 'Members can revoke only the API keys they minted' });
+      expect((await api(rde, 'GET', '/api/v2/keys', { key: owner.key })).status).toBe(200);
     });
   });
 
@@ -121,7 +126,7 @@ describe(`API keys (${mode})`, () => {
       const revoked = await api(rde, 'DELETE', `/api/v2/keys/${id}`);
       expect(revoked.status).toBe(200);
       expect(revoked.body).toEqual({ id, revoked: true });
-      await expectRevoked(key, Date.now());
+      await expectRevoked(key);
       const after = await api(rde, 'GET', '/api/v2/keys');
       expect(after.body.keys.map((k: { id: string }) => k.id)).not.toContain(id);
     });
@@ -166,7 +171,7 @@ describe(`API keys (${mode})`, () => {
       );
       const revoked = await api(rde, 'DELETE', `/api/v2/keys/${minted.body.id}`, { key: bob.key });
       expect(revoked.status).toBe(200);
-      await expectRevoked(minted.body.key, Date.now());
+      await expectRevoked(minted.body.key);
       expect((await api(rde, 'GET', '/api/v2/keys', { key: bob.key })).status).toBe(200);
     });
 
@@ -174,7 +179,7 @@ describe(`API keys (${mode})`, () => {
       const { owner, eve } = await team();
       const response = await api(rde, 'DELETE', `/api/v2/keys/${eve.key_id}`, { key: owner.key });
       expect(response.status).toBe(200);
-      await expectRevoked(eve.key, Date.now());
+      await expectRevoked(eve.key);
     });
   });
 
@@ -198,10 +203,15 @@ describe(`API keys (${mode})`, () => {
       expect((await api(rde, 'GET', '/api/v2/keys')).body.keys).toHaveLength(before);
     });
 
-    test('an over-long key id is a 422 naming the path parameter', async () => {
-      const response = await api(rde, 'DELETE', `/api/v2/keys/key_${'x'.repeat(80)}`);
+    test('an over-long key id is a 422 naming the path and the limit', async () => {
+      // 200 characters is the one limit of every path parameter, in the router and the schemas.
+      const response = await api(rde, 'DELETE', `/api/v2/keys/key_${'x'.repeat(197)}`);
       expect(response.status).toBe(422);
-      expect(response.body.detail).toEqual([expect.objectContaining({ loc: ['params', 'key_id'] })]);
+      expect(response.body.detail).toEqual([
+        { loc: ['path'], msg: 'must NOT have more than 200 characters', type: 'maxLength' },
+      ]);
+      const longest = await api(rde, 'DELETE', `/api/v2/keys/key_${'x'.repeat(196)}`);
+      expect(longest.status).toBe(404);
     });
   });
 

@@ -1,3 +1,4 @@
+import { api } from './api';
 import { mode, startRde, waitUntil, type RunningRde } from './harness';
 
 jest.setTimeout(120_000);
@@ -20,8 +21,10 @@ function spansIn(output: string): Span[] {
     .filter((span) => span.traceId && span.name);
 }
 
-// OpenTelemetry SpanKind: 1 = server, 2 = client.
+// OpenTelemetry SpanKind: 1 = server, 2 = client, 3 = producer, 4 = consumer.
 const SERVER = 1;
+const PRODUCER = 3;
+const CONSUMER = 4;
 
 describe(`telemetry (${mode})`, () => {
   let rde: RunningRde;
@@ -51,4 +54,36 @@ describe(`telemetry (${mode})`, () => {
       expect.arrayContaining(['GET /ready', 'grpc.grpc.health.v1.Health/Check']),
     );
   });
+
+  // Kafka carries the context in message headers; the embedded bus of all-in-one mode has no spans.
+  (mode === 'distributed' ? test : test.skip)(
+    'one trace of a paid call spans the gateway, catalog, billing and billing’s settlement consumer',
+    async () => {
+      const paid = await api(rde, 'POST', '/tools/pplgraph/search', {
+        body: { payload: { query: { job_title: ['Software Engineer'] }, size: 1 } },
+      });
+      expect(paid.status).toBe(200);
+      let trace: Span[] = [];
+      await waitUntil(async () => {
+        const spans = spansIn(rde.logs());
+        const request = spans.filter((s) => s.name.startsWith('POST') && s.name.includes('/tools/')).pop();
+        trace = request ? spans.filter((s) => s.traceId === request.traceId) : [];
+        return trace.some((s) => s.kind === CONSUMER && s.name.includes('billing.settlements'));
+      }, 20_000);
+      const names = trace.map((s) => s.name);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'grpc.rde.catalog.v1.CatalogService/CallTool',
+          'grpc.rde.billing.v1.BillingService/Reserve',
+        ]),
+      );
+      expect(trace.filter((s) => s.kind === SERVER).map((s) => s.name)).toEqual(
+        expect.arrayContaining([
+          'grpc.rde.catalog.v1.CatalogService/CallTool',
+          'grpc.rde.billing.v1.BillingService/Reserve',
+        ]),
+      );
+      expect(trace.some((s) => s.kind === PRODUCER && s.name.includes('billing.settlements'))).toBe(true);
+    },
+  );
 });

@@ -63,7 +63,7 @@ describe(`MCP server (${mode})`, () => {
       const response = await post(null);
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toBe(`Bearer ${discovery}`);
-      expect(response.body).toEqual({ error: 'unauthorized', error_description: 'Bearer token required' });
+      expect(response.body).toEqual({ detail: 'Not authenticated' });
     });
 
     test('a POST with an unknown bearer gets 401 with error="invalid_token"', async () => {
@@ -72,7 +72,7 @@ describe(`MCP server (${mode})`, () => {
       const challenge = response.headers.get('www-authenticate')!;
       expect(challenge).toMatch(/^Bearer error="invalid_token"/);
       expect(challenge).toContain(discovery);
-      expect(response.body.error).toBe('invalid_token');
+      expect(response.body).toMatchObject({ error: 'invalid_token', detail: expect.any(String) });
     });
 
     test('the session cookie is not an MCP bearer', async () => {

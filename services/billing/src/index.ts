@@ -4,6 +4,7 @@ import { billingConfig } from './config';
 import { CreditBook } from './credit-book';
 import { SettlementConsumer } from './events/settlement-consumer';
 import { billingHandlers } from './grpc/handlers';
+import { registerHoldMetrics } from './metrics';
 import { HoldReaper } from './jobs/hold-reaper';
 import { AccountStore, type AccountDocument } from './store/accounts';
 import type { LedgerEntry } from './domain/ledger';
@@ -21,6 +22,7 @@ export const billingModule = grpcModule({
     const ledger = new LedgerStore(store.collection<LedgerEntry>('ledger'));
     await ledger.createIndexes();
     const accounts = new AccountStore(store.collection<AccountDocument>('accounts'));
+    registerHoldMetrics(store.collection<AccountDocument>('accounts'), ctx.backends.clock);
     const book = new CreditBook(accounts, ledger, ctx.backends.clock, ctx.logger);
     const consumer = new SettlementConsumer(bus, book, ctx.logger, {
       pauseAfterApplyMs: config.RDE_FAULT_PAUSE_AFTER_APPLY_MS,

@@ -70,6 +70,17 @@ describe('credit book crash windows', () => {
     expect(await ledgerCollection.countDocuments({ workspace_id: workspaceId })).toBe(2);
   });
 
+  test('a charge id whose entry another workspace wrote but has not applied yet (no balance_after) is not applied here', async () => {
+    // The other workspace's consumer was killed after writing its entry: nothing here says "applied".
+    await ledger.insertOnce(chargeEntry({ ...settlement, workspaceId: 'ws_first' }, charge, clock.now()));
+    await book.applySettlement(settlement);
+    expect(await money()).toEqual({ balance: 100_000, reserved: 0, available: 100_000, open_holds: 0 });
+    expect(await ledgerCollection.countDocuments({ workspace_id: workspaceId })).toBe(1); // the free grant only
+    const theirs = await ledgerCollection.findOne({ _id: charge.id });
+    expect(theirs).toMatchObject({ workspace_id: 'ws_first' });
+    expect(theirs?.balance_after).toBeUndefined();
+  });
+
   test('a charge id another workspace already used is not applied here', async () => {
     await book.applySettlement({ ...settlement, workspaceId: 'ws_first' });
     await book.applySettlement(settlement);

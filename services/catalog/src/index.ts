@@ -7,6 +7,7 @@ import { Catalog } from './domain/catalog';
 import { ParameterResolver } from './domain/parameters';
 import { catalogHandlers } from './grpc/handlers';
 import { CatalogViews } from './grpc/views';
+import { MeteredProviders } from './providers/metered';
 import { RestJsonProviders } from './providers/rest-json';
 import { PROVIDERS } from './providers';
 import { RunRepository } from './store/runs';
@@ -44,7 +45,7 @@ export const catalogModule = grpcModule({
       resolver,
       runs,
       clients,
-      providers,
+      providers: new MeteredProviders(providers),
       clock,
       logger: ctx.logger,
       holdTtlMs: config.RDE_CATALOG_HOLD_TTL_MS,

@@ -43,6 +43,17 @@ describe('parameters', () => {
     });
   });
 
+  test('payload keys named like Object.prototype members (constructor, toString) are unknown keys, never duplicates', () => {
+    expect(
+      refusal(() => resolver.resolve(lookup, { payload: { linkedin_url: 'u', constructor: 1, toString: 'x' } })),
+    ).toEqual({
+      status: 400,
+      body: { error: 'invalid_payload', unknown: ['constructor', 'toString'], expected: ['linkedin_url'] },
+    });
+    const passed = resolver.resolve(search, { payload: { titles: ['CTO'], constructor: 1 } });
+    expect(passed.kwargs).toEqual({ constructor: 1 });
+  });
+
   test('unknown and missing keys are reported together', () => {
     expect(refusal(() => resolver.resolve(validate, { payload: { mail: 'a@b.c' } })).body).toEqual({
       error: 'invalid_payload',

@@ -12,9 +12,11 @@ import {
   type Page,
 } from './domain/dataset';
 import { csvChunks } from './domain/csv';
+import { quotaExceeded, type QuotaLimits, type Usage } from './domain/quota';
 import { columnsOf, SAMPLE_SIZE, type Row } from './domain/rows';
 import type { DatasetRepository } from './store/datasets';
 import type { RowRepository } from './store/rows';
+import type { UsageRepository } from './store/usage';
 
 /** Who creates a dataset and what they send. */
 export interface NewDataset {
@@ -24,6 +26,8 @@ export interface NewDataset {
   id: string;
   name: string;
   rows: Row[];
+  /** Bytes of the rows' JSON as sent. */
+  bytes: number;
   sessionId: string;
   source: string;
   runId: string;
@@ -36,14 +40,18 @@ export class Datasets {
   constructor(
     private readonly datasets: DatasetRepository,
     private readonly rows: RowRepository,
+    private readonly usage: UsageRepository,
     private readonly clock: Clock,
     /** Rows per bulk insert. */
     private readonly writeBatch: number,
+    private readonly quota: QuotaLimits,
   ) {}
 
   /**
-   * Claims the id, stores the rows, then marks the dataset ready. A retry with the same id after a
-   * crash finishes the same dataset (stored rows are skipped); a retry after success changes nothing.
+   * Claims the id, counts it in the workspace's quota, stores the rows, then marks the dataset
+   * ready. A retry with the same id after a crash finishes the same dataset (stored rows are
+   * skipped); a retry after success changes nothing. A crash between counting and marking it
+   * counted makes the retry count it again: usage errs high, never letting a quota be passed.
    */
   async create(input: NewDataset): Promise<{ record: DatasetRecord; sample: Row[] }> {
     const id = input.id || newDatasetId();
@@ -55,6 +63,7 @@ export class Datasets {
       name: datasetName(input.name, id),
       columns: columnsOf(input.rows),
       rowCount: input.rows.length,
+      bytes: input.bytes,
       sessionId: input.sessionId,
       createdBy: input.createdBy,
       createdAt: this.clock.now(),
@@ -65,6 +74,7 @@ export class Datasets {
     const existing = await this.datasets.begin(record);
     if (existing?.kind === 'unavailable') throw errors.conflict({ detail: 'dataset_id is already in use' });
     if (existing?.kind === 'ready') return { record: existing.record, sample: await this.sample(existing.record.id) };
+    if (!existing?.counted) await this.count(record);
     await this.rows.insertAll(id, input.rows, this.writeBatch);
     await this.datasets.markReady(id);
     return { record: existing?.record ?? record, sample: input.rows.slice(0, SAMPLE_SIZE) };
@@ -95,15 +105,33 @@ export class Datasets {
     return csvChunks(record.columns, this.rows.stream(id));
   }
 
-  /** Metadata is hidden first, then rows go, then the metadata: a crash midway is finished by a retry. */
+  /**
+   * Metadata is hidden first, then rows go, then the metadata, then its quota usage is returned: a
+   * crash midway is finished by a retry (one after the metadata went leaves the usage high).
+   */
   async delete(workspaceId: string, id: string): Promise<void> {
-    const record = await this.datasets.beginDelete(workspaceId, id);
-    if (!record) throw notFound();
-    await this.rows.removeAll(id, record.rowCount);
+    const found = await this.datasets.beginDelete(workspaceId, id);
+    if (!found) throw notFound();
+    await this.rows.removeAll(id, found.record.rowCount);
     await this.datasets.remove(id);
+    if (found.counted) await this.usage.release(workspaceId, usageOf(found.record));
+  }
+
+  /** Takes the dataset's room in its workspace's quota, or gives up the claim and refuses. */
+  private async count(record: DatasetRecord): Promise<void> {
+    const reserved = await this.usage.reserve(record.workspaceId, usageOf(record), this.quota);
+    if (!reserved.ok) {
+      await this.datasets.abandon(record.id);
+      throw quotaExceeded(this.quota, reserved.used, usageOf(record));
+    }
+    await this.datasets.markCounted(record.id);
   }
 
   private async sample(id: string): Promise<Row[]> {
     return (await this.rows.page(id, { offset: 0, limit: SAMPLE_SIZE })).map((json) => JSON.parse(json) as Row);
   }
+}
+
+function usageOf(record: DatasetRecord): Usage {
+  return { datasets: 1, rows: record.rowCount, bytes: record.bytes };
 }

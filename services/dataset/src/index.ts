@@ -5,6 +5,7 @@ import { Datasets } from './datasets';
 import { datasetHandlers } from './grpc/handlers';
 import { DatasetRepository } from './store/datasets';
 import { RowRepository } from './store/rows';
+import { UsageRepository } from './store/usage';
 
 /** Datasets, their rows and CSV export. Nothing here is imported by other services: they call its RPCs. */
 export const datasetModule = grpcModule({
@@ -17,8 +18,14 @@ export const datasetModule = grpcModule({
     const datasets = new Datasets(
       await DatasetRepository.open(store),
       await RowRepository.open(store),
+      await UsageRepository.open(store),
       ctx.backends.clock,
       config.RDE_DATASET_WRITE_BATCH,
+      {
+        datasets: config.RDE_DATASET_QUOTA_DATASETS,
+        rows: config.RDE_DATASET_QUOTA_ROWS,
+        bytes: config.RDE_DATASET_QUOTA_BYTES,
+      },
     );
     return {
       services: [

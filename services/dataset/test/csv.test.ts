@@ -42,6 +42,25 @@ describe('ExportCsv', () => {
     );
   });
 
+  test('CSV injection: cells and headers starting =, +, -, @, tab or CR get a leading quote; numbers stay numbers', async () => {
+    const { text } = await exportRows([
+      {
+        '=cmd': '=HYPERLINK("http://x","y")',
+        plus: '+1+2',
+        minus: '-2+3',
+        at: '@SUM(A1)',
+        tab: '\t=1',
+        cr: '\r=1',
+        negative: -5,
+        plain: 'a=b',
+      },
+    ]);
+    expect(text).toBe(
+      "'=cmd,plus,minus,at,tab,cr,negative,plain\n" +
+        `"'=HYPERLINK(""http://x"",""y"")",'+1+2,'-2+3,'@SUM(A1),'\t=1,"'\r=1",-5,a=b\n`,
+    );
+  });
+
   test('a large dataset streams in chunks of about 64 KiB that add up to every row in order', async () => {
     const rows = Array.from({ length: 5_000 }, (_, n) => ({ n, note: `row ${n} `.padEnd(60, '.') }));
     const { text, chunks } = await exportRows(rows);

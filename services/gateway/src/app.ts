@@ -1,10 +1,15 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
-import { registerErrorHandling } from './errors';
+import swaggerUi from '@fastify/swagger-ui';
+import { registerJsonBodies } from './body';
+import { BODY_LIMIT_BYTES, PATH_PARAM_MAX_LENGTH, registerContract } from './contract';
+import { registerErrorHandling, routerErrors } from './errors';
+import { trackRouteMethods } from './methods';
 import { registerValidation } from './validation';
 import type { GatewayDependencies } from './dependencies';
 import { registerAuthentication } from './plugins/authentication';
+import { registerRequestMetrics } from './plugins/request-metrics';
 import { ROUTE_MODULES } from './routes';
 
 const PROBES = new Set(['/health', '/healthz', '/ready']);
@@ -15,7 +20,12 @@ export async function buildGateway(deps: GatewayDependencies): Promise<FastifyIn
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Access logs for every request but the probes, which would drown them.
     logController: new LogController({ disableRequestLogging: (request) => PROBES.has(request.url) }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { maxParamLength: PATH_PARAM_MAX_LENGTH },
+    frameworkErrors: routerErrors,
   });
+  registerContract(app);
+  const allowedMethods = trackRouteMethods(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -25,8 +35,17 @@ export async function buildGateway(deps: GatewayDependencies): Promise<FastifyIn
     },
   });
   await app.register(cookie);
+  await app.register(async (docs) => {
+    // The rendered document is for people before they hold a key.
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...route.config, public: true };
+    });
+    await docs.register(swaggerUi, { routePrefix: '/docs' });
+  });
+  registerJsonBodies(app);
+  registerRequestMetrics(app);
   registerValidation(app);
-  registerErrorHandling(app);
+  registerErrorHandling(app, allowedMethods);
   registerAuthentication(app, { clients: deps.clients, clock: deps.clock, cacheMs: deps.config.RDE_BEARER_CACHE_MS });
   for (const routes of ROUTE_MODULES) await routes(app, deps);
   return app;

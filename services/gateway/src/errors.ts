@@ -1,17 +1,30 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RdeError, type ValidationIssue } from '@rde/platform';
+import { PATH_PARAM_MAX_LENGTH } from './contract';
+import type { AllowedMethods } from './methods';
 
 /**
  * Error bodies come from the services (RdeError crossing gRPC) or from schema validation; the
  * gateway never invents one. Unknown routes and crashes get the same JSON shape.
  */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, allowedMethods: AllowedMethods): void {
+  // Answered before any body handling: a QUERY without Content-Type is still told 405, not 400.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.is404) return;
+    const allowed = allowedMethods(request.url);
+    if (allowed.length === 0) return;
+    return reply
+      .code(405)
+      .header('allow', allowed.join(', '))
+      .send({ detail: `${request.method} is not allowed here; allowed: ${allowed.join(', ')}` });
+  });
   app.setNotFoundHandler((_request, reply) => {
     void reply.code(404).send({ detail: 'Not Found' });
   });
   app.setErrorHandler((error: FastifyError | RdeError, request, reply) => {
     if (error instanceof RdeError) return reply.code(error.httpStatus).send(error.body);
     if (error.validation) {
+      if (error.validation.some(isSessionIdPattern)) return reply.code(400).send(INVALID_SESSION_ID);
       return reply.code(422).send({ detail: error.validation.map((issue) => toIssue(error, issue)) });
     }
     if (error.statusCode && error.statusCode < 500) {
@@ -23,6 +36,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
 }
 
 type AjvIssue = NonNullable<FastifyError['validation']>[number];
+
+/** The spec's 400 for a session id that is not a `ses_` id (the same body the services send). */
+const INVALID_SESSION_ID = { detail: { reason: 'invalid_session_id', message: 'session_id must be a ses_ id' } };
+
+function isSessionIdPattern(issue: AjvIssue): boolean {
+  return issue.keyword === 'pattern' && issue.instancePath.split('/').pop() === 'session_id';
+}
 
 /** An ajv error as the spec's validation item: where (`loc`), what (`msg`) and its kind (`type`). */
 function toIssue(error: FastifyError, issue: AjvIssue): ValidationIssue {
@@ -47,4 +67,17 @@ function issueType(keyword: string, params: Record<string, unknown>): string {
   if (keyword === 'additionalProperties') return 'extra_forbidden';
   if (keyword === 'type') return `${String(params.type)}_type`;
   return keyword;
+}
+
+/**
+ * Errors the router raises before any route runs. A path parameter longer than the router allows
+ * is answered exactly as the route's schema would answer it (the limit is the same), not 414.
+ */
+export function routerErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    const msg = `must NOT have more than ${PATH_PARAM_MAX_LENGTH} characters`;
+    void reply.code(422).send({ detail: [{ loc: ['path'], msg, type: 'maxLength' }] });
+    return;
+  }
+  void reply.code(error.statusCode ?? 400).send({ detail: error.message });
 }

@@ -75,5 +75,10 @@ export function grpcModule(spec: GrpcModuleSpec): ServiceModule {
         },
       };
     },
+    async migrate(ctx: ModuleContext): Promise<void> {
+      // Building a service creates its indexes; nothing is served and no background work starts.
+      const runtime = await spec.build({ ...ctx, logger: ctx.logger.child({ module: spec.name }) });
+      await runtime.close();
+    },
   };
 }

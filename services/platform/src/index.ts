@@ -13,3 +13,5 @@ export * from './grpc';
 export * from './grpc-module';
 export * from './namespaced-backends';
 export * from './outbox';
+export * from './csv';
+export * from './metrics';

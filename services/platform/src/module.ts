@@ -9,6 +9,8 @@ export interface ServiceModule {
   readonly name: string;
   readonly dependencies: readonly string[];
   start(ctx: ModuleContext): Promise<RunningModule>;
+  /** Creates what the module needs in its backends (indexes) before a deployment; idempotent. */
+  migrate?(ctx: ModuleContext): Promise<void>;
 }
 
 export interface RunningModule {

@@ -18,6 +18,7 @@ export function namespacedBackends(inner: Backends, prefix: string): Backends {
 
 function prefixedBus(bus: Bus, prefix: string): Bus {
   return {
+    ensureTopics: (topics) => bus.ensureTopics(topics.map((spec) => ({ ...spec, topic: `${prefix}${spec.topic}` }))),
     publish: (topic, messages) => bus.publish(`${prefix}${topic}`, messages),
     subscribe: (options, handler) =>
       bus.subscribe({ ...options, topic: `${prefix}${options.topic}`, group: `${prefix}${options.group}` }, (message) =>

@@ -1,8 +1,10 @@
+import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import { systemClock, type Clock } from './clock';
 import type { Logger } from './logger';
 import type { Bus, BusMessage } from './ports/bus';
 import type { Collection, Document, Filter } from './ports/document-store';
 import { sleepUnlessAborted } from './adapters/abortable-sleep';
+import { outboxOldestEventAge, outboxPendingEvents } from './metrics';
 
 /**
  * The transactional outbox. A state document carries its unpublished events in `_outbox`, written
@@ -30,6 +32,17 @@ export interface NewOutboxEvent {
   headers?: Record<string, string>;
 }
 
+/**
+ * The active trace context as message headers (`traceparent`), kept with the event so its
+ * publication, whenever the relay gets to it, continues the trace that wrote it. Empty when
+ * telemetry is off.
+ */
+function traceHeaders(): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier;
+}
+
 /** A state document that may hold unpublished events. */
 export type WithOutbox<T extends Document = Document> = T & { _outbox?: OutboxEvent[] };
 
@@ -42,16 +55,20 @@ export function outboxPush(
   clock: Clock = systemClock,
 ): { _outbox: { $each: OutboxEvent[] } } {
   const createdAt = new Date(clock.now());
+  const trace = traceHeaders();
   return {
     _outbox: {
-      $each: events.map(({ id, topic, key, value, headers }) => ({
-        id,
-        topic,
-        key,
-        value: Buffer.from(value).toString('base64'),
-        ...(headers && { headers }),
-        createdAt,
-      })),
+      $each: events.map(({ id, topic, key, value, headers }) => {
+        const withTrace = { ...trace, ...headers };
+        return {
+          id,
+          topic,
+          key,
+          value: Buffer.from(value).toString('base64'),
+          ...(Object.keys(withTrace).length > 0 && { headers: withTrace }),
+          createdAt,
+        };
+      }),
     },
   };
 }
@@ -125,9 +142,13 @@ export class OutboxRelay {
     let published = 0;
     let batchFull = false;
     for (const collection of this.options.collections) {
-      const pending = await collection.find(PENDING, { limit: batchSize });
-      batchFull ||= pending.length === batchSize;
-      for (const doc of pending) published += await this.relay(collection, doc as WithOutbox);
+      const pending = (await collection.find(PENDING, { limit: batchSize })) as WithOutbox[];
+      const full = pending.length === batchSize;
+      batchFull ||= full;
+      // What waits is reported before publishing, so a broker outage shows as a growing backlog.
+      reportBacklog(collection.name, pending);
+      for (const doc of pending) published += await this.relay(collection, doc);
+      if (!full) reportBacklog(collection.name, []);
     }
     return { published, batchFull };
   }
@@ -135,13 +156,23 @@ export class OutboxRelay {
   private async relay(collection: Collection, doc: WithOutbox): Promise<number> {
     const events = doc._outbox ?? [];
     for (const run of runsByTopic(events)) {
-      await this.options.bus.publish(run.topic, run.events.map(toBusMessage));
+      // Published inside the writer's trace, so the consumer's span joins it too.
+      const writer = propagation.extract(ROOT_CONTEXT, run.events[0]!.headers ?? {});
+      await context.with(writer, () => this.options.bus.publish(run.topic, run.events.map(toBusMessage)));
     }
     // $pullAll with the entries exactly as read: entries pushed meanwhile are not equal to any of
     // these, so they stay for the next pass.
     await collection.updateOne({ _id: doc._id }, { $pullAll: { _outbox: events } });
     return events.length;
   }
+}
+
+/** The backlog gauges of one collection: events seen waiting and the oldest one's age (a full batch is a floor). */
+function reportBacklog(collection: string, pending: WithOutbox[]): void {
+  const events = pending.flatMap((doc) => doc._outbox ?? []);
+  const oldest = Math.min(...events.map((event) => new Date(event.createdAt).getTime()));
+  outboxPendingEvents.set({ collection }, events.length);
+  outboxOldestEventAge.set({ collection }, events.length === 0 ? 0 : Math.max(0, (Date.now() - oldest) / 1000));
 }
 
 /** Consecutive events of one topic, in outbox order: one publish call each, order kept. */

@@ -4,9 +4,11 @@ import { startTelemetry } from '@rde/platform/dist/telemetry';
 const telemetry = startTelemetry('rde');
 
 import { parseArgs } from 'node:util';
-import { ConfigError, createLogger } from '@rde/platform';
+import { z } from 'zod';
+import { ConfigError, createLogger, env, loadConfig, startMetricsServer, type Logger } from '@rde/platform';
 import { admin, ADMIN_USAGE } from './admin';
 import { backendsFromEnv } from './backends';
+import { migrate, MIGRATE_USAGE, parseMigrateArgs } from './migrate';
 import { startModules } from './start';
 import { resolveTargets, TargetError } from './targets';
 
@@ -16,6 +18,7 @@ const loadModules = async () => (await import('./modules.js')).MODULES;
 async function usage(): Promise<string> {
   return `usage:
   rde start [--target=all|<module>[,<module>…]]   run RDE (default: every module in one process)
+${MIGRATE_USAGE}
 ${ADMIN_USAGE}
 
 modules: ${(await loadModules()).map((m) => m.name).join(', ')}`;
@@ -26,9 +29,21 @@ async function start(args: string[]): Promise<void> {
   const target = values.target ?? 'all';
   const logger = createLogger('rde');
   const began = performance.now();
+  const metricsConfig = loadConfig(
+    { RDE_METRICS_PORT: env.optionalPort(), RDE_METRICS_HOST: z.string().default('127.0.0.1') },
+    process.env,
+  );
   const modules = resolveTargets(target, await loadModules());
   const backends = await backendsFromEnv(process.env, logger);
   const started = await startModules(modules, { env: process.env, logger, backends, allInOne: target === 'all' });
+  const metrics =
+    metricsConfig.RDE_METRICS_PORT === undefined
+      ? undefined
+      : await startMetricsServer({
+          port: metricsConfig.RDE_METRICS_PORT,
+          host: metricsConfig.RDE_METRICS_HOST,
+          logger,
+        });
   logger.info(
     {
       target,
@@ -43,17 +58,39 @@ async function start(args: string[]): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'draining');
     await started.stop();
+    await metrics?.close();
     await backends.close();
-    await telemetry.shutdown();
+    await stopTelemetry(logger);
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
+/** Flushes the last spans; an unreachable collector is reported, never a crash on the way out. */
+async function stopTelemetry(logger: Logger): Promise<void> {
+  await telemetry
+    .shutdown()
+    .catch((error: unknown) => logger.warn({ err: error }, 'telemetry: the last spans could not be exported'));
+}
+
+async function runMigrate(args: string[]): Promise<void> {
+  const options = parseMigrateArgs(args);
+  const logger = createLogger('rde');
+  const backends = await backendsFromEnv(process.env, logger);
+  try {
+    const migrated = await migrate(options, await loadModules(), { env: process.env, logger, backends });
+    logger.info({ modules: migrated }, 'migration done');
+  } finally {
+    await backends.close();
+    await stopTelemetry(logger);
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'start') return start(rest);
+  if (command === 'migrate') return runMigrate(rest);
   if (command === 'admin') {
     process.exitCode = await admin(rest, process.env);
     return;

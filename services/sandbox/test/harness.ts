@@ -81,3 +81,12 @@ export function query(params: Record<string, string | readonly string[] | number
   }
   return `?${search}`;
 }
+
+/** Polls until `condition` holds (an outcome, not a time, is what a test waits for). */
+export async function waitFor(condition: () => Promise<boolean>, attempts = 200, intervalMs = 25): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+  throw new Error('the condition never held');
+}

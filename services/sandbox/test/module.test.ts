@@ -1,13 +1,28 @@
 import { createServer } from 'node:net';
 import { loadSandboxConfig } from '../src/config';
-import { startSandbox } from './harness';
+import { startSandbox, type Sandbox } from './harness';
 
-async function freePort(): Promise<number> {
+async function unusedPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/**
+ * Starts a sandbox on a given port. A port found free can be taken by another process before the
+ * sandbox binds it; that start fails with EADDRINUSE and is tried again on another port.
+ */
+async function startOnGivenPort(env: Record<string, string>): Promise<{ sandbox: Sandbox; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await unusedPort();
+    try {
+      return { sandbox: await startSandbox({ ...env, RDE_SANDBOX_PORT: String(port) }), port };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw error;
+    }
+  }
 }
 
 // Many HTTP round trips per test; CI machines may be busy.
@@ -23,11 +38,8 @@ describe('the sandbox module', () => {
   });
 
   it('listens on RDE_SANDBOX_PORT, and serves the universe of RDE_SANDBOX_SEED', async () => {
-    const port = await freePort();
-    const [first, second] = [
-      await startSandbox({ RDE_SANDBOX_PORT: String(port), RDE_SANDBOX_SEED: 'one' }),
-      await startSandbox({ RDE_SANDBOX_SEED: 'two' }),
-    ];
+    const { sandbox: first, port } = await startOnGivenPort({ RDE_SANDBOX_SEED: 'one' });
+    const second = await startSandbox({ RDE_SANDBOX_SEED: 'two' });
     try {
       expect(first.url).toBe(`http://127.0.0.1:${port}`);
       const [a, b] = await Promise.all([first.admin('GET', '/people/7'), second.admin('GET', '/people/7')]);

@@ -100,10 +100,12 @@ describe('the universe', () => {
     }
   });
 
-  it('generates a person in well under a millisecond, without building the universe', () => {
-    const fresh = new Universe({ seed: 'lazy', ...DEFAULT_UNIVERSE });
-    const started = performance.now();
-    for (let id = 0; id < 2_000; id++) fresh.person(999_999 - id);
-    expect((performance.now() - started) / 2_000).toBeLessThan(1);
+  it('a person is the same whatever was generated before it, on a fresh universe', () => {
+    const backwards = new Universe({ seed: 'lazy', ...DEFAULT_UNIVERSE });
+    const forwards = new Universe({ seed: 'lazy', ...DEFAULT_UNIVERSE });
+    const last = backwards.person(999_999);
+    for (let id = 0; id < 100; id++) forwards.person(id);
+    expect(forwards.person(999_999)).toEqual(last);
+    // Time per person is a figure, printed by test/bench/universe.bench.ts.
   });
 });

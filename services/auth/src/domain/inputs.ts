@@ -11,7 +11,14 @@ const displayName = z.string().max(100).regex(/\S/, 'must contain a non-space ch
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
-export const email = z.string().trim().toLowerCase().email('must be an email address').max(254);
+/**
+ * The address grammar of JSON Schema's `email` format as the gateway checks it (ajv-formats, full
+ * mode), so an address the published contract accepts is never refused here.
+ */
+const EMAIL_ADDRESS =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+
+export const email = z.string().trim().toLowerCase().max(254).regex(EMAIL_ADDRESS, 'must be an email address');
 
 export const wellFormedKey = z
   .string()

@@ -111,11 +111,12 @@ function combine(method: MethodDeclaration, input: CallInput, expected: string[]
     input.kwargs ?? {},
     input.payload ?? {},
   ];
-  const values: JsonObject = {};
+  // No prototype: a key such as `constructor` or `toString` is only ever the caller's own.
+  const values = Object.create(null) as JsonObject;
   const duplicate = new Set<string>();
   for (const source of sources) {
     for (const [key, value] of Object.entries(source)) {
-      if (key in values) duplicate.add(key);
+      if (Object.hasOwn(values, key)) duplicate.add(key);
       values[key] = value;
     }
   }

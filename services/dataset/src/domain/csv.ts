@@ -1,5 +1,6 @@
 import { pipeline, Readable } from 'node:stream';
-import { stringify, type Options } from 'csv-stringify';
+import type { Options } from 'csv-stringify';
+import { csvWriter } from '@rde/platform';
 import type { Row } from './rows';
 
 /** About how much CSV one streamed message carries. */
@@ -16,7 +17,7 @@ const options: Options = {
 
 /**
  * The header line (the columns) then one line per row, in the rows' order, as chunks of about
- * `chunkBytes`. Quoting is csv-stringify's (RFC 4180). Rows are pulled as the consumer reads, so
+ * `chunkBytes`. Quoting and formula neutralising are the shared `csvWriter`'s. Rows are pulled as the consumer reads, so
  * only about one chunk is in memory however many rows there are; a consumer that stops early
  * stops the row source too.
  */
@@ -30,7 +31,7 @@ export async function* csvChunks(
     yield columns;
     for await (const row of rows) yield columns.map((column) => row[column]);
   }
-  const csv = pipeline(Readable.from(records()), stringify(options), () => undefined);
+  const csv = pipeline(Readable.from(records()), csvWriter(options), () => undefined);
   let pending: Buffer[] = [];
   let size = 0;
   for await (const piece of csv) {

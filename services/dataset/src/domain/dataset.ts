@@ -9,6 +9,8 @@ export interface DatasetRecord {
   /** Union of the rows' keys in first-seen order. */
   columns: string[];
   rowCount: number;
+  /** Bytes of the rows' JSON as sent: what the workspace's byte quota counts. */
+  bytes: number;
   sessionId: string;
   createdBy: string;
   createdAt: number;

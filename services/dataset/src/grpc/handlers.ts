@@ -17,6 +17,7 @@ export function datasetHandlers(datasets: Datasets): Handlers<typeof dataset.Dat
         id: request.datasetId,
         name: request.name,
         rows: parseRows(request.rowsJson),
+        bytes: request.rowsJson.length,
         sessionId: request.sessionId || caller.sessionId,
         source: request.source,
         runId: request.runId,

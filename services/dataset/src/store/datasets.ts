@@ -19,10 +19,13 @@ interface DatasetDocument extends Document {
   run_id: string;
   enrich_status: string;
   status: Status;
+  bytes?: number;
+  /** Set once the dataset is counted in its workspace's usage (store/usage.ts). */
+  counted?: boolean;
 }
 
 /** What an id already names when a create finds it taken. */
-export type Existing = { kind: 'ready' | 'writing'; record: DatasetRecord } | { kind: 'unavailable' };
+export type Existing = { kind: 'ready' | 'writing'; record: DatasetRecord; counted: boolean } | { kind: 'unavailable' };
 
 /** Dataset metadata, one document per dataset (`_id` = the `ds_` id). */
 export class DatasetRepository {
@@ -45,7 +48,17 @@ export class DatasetRepository {
     }
     const existing = await this.collection.findOne({ _id: record.id });
     if (existing?.workspace_id !== record.workspaceId || existing.status === 'deleting') return { kind: 'unavailable' };
-    return { kind: existing.status, record: toRecord(existing) };
+    return { kind: existing.status, record: toRecord(existing), counted: existing.counted === true };
+  }
+
+  /** Records that the dataset is counted in its workspace's usage. */
+  async markCounted(id: string): Promise<void> {
+    await this.collection.updateOne({ _id: id }, { $set: { counted: true } });
+  }
+
+  /** Gives up a claim that never got its rows (its workspace had no room). */
+  async abandon(id: string): Promise<void> {
+    await this.collection.deleteOne({ _id: id, status: 'writing' });
   }
 
   async markReady(id: string): Promise<void> {
@@ -72,12 +85,12 @@ export class DatasetRepository {
    * Hides the dataset from reads before its rows go. A delete cut short stays `deleting`, and
    * deleting it again finishes the job.
    */
-  async beginDelete(workspaceId: string, id: string): Promise<DatasetRecord | null> {
+  async beginDelete(workspaceId: string, id: string): Promise<{ record: DatasetRecord; counted: boolean } | null> {
     const doc = await this.collection.findOneAndUpdate(
       { _id: id, workspace_id: workspaceId, status: { $in: ['ready', 'deleting'] } },
       { $set: { status: 'deleting' } },
     );
-    return doc && toRecord(doc);
+    return doc && { record: toRecord(doc), counted: doc.counted === true };
   }
 
   async remove(id: string): Promise<void> {
@@ -92,6 +105,7 @@ function toDocument(record: DatasetRecord, status: Status): DatasetDocument {
     name: record.name,
     columns: record.columns,
     row_count: record.rowCount,
+    bytes: record.bytes,
     session_id: record.sessionId,
     created_by: record.createdBy,
     created_at: new Date(record.createdAt),
@@ -109,6 +123,7 @@ function toRecord(doc: DatasetDocument): DatasetRecord {
     name: doc.name,
     columns: doc.columns,
     rowCount: doc.row_count,
+    bytes: doc.bytes ?? 0,
     sessionId: doc.session_id,
     createdBy: doc.created_by,
     createdAt: doc.created_at.getTime(),

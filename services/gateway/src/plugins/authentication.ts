@@ -37,6 +37,7 @@ export interface AuthenticationOptions {
 
 export interface BearerChallenge {
   readonly header: string;
+  /** The spec's error body (`detail`), with RFC 6750's `error` and `error_description` for a bad token. */
   readonly body: Record<string, string>;
 }
 

@@ -1,6 +1,7 @@
 import {
   Server,
   ServerCredentials,
+  status as GrpcStatus,
   type Metadata,
   type sendUnaryData,
   type ServerUnaryCall,
@@ -14,10 +15,14 @@ import { loadSync } from '@grpc/proto-loader';
 import { protoRoot } from '@rde/proto';
 import type { Logger } from '../logger';
 import { RdeError } from '../errors';
+import { grpcServerDuration } from '../metrics';
 import { readCaller, type Caller } from './metadata';
 import { registerLocalService, unregisterLocalServices } from './in-process';
 import { toServiceError } from './status-codec';
 import type { RequestOf, ResponseOf } from './types';
+
+/** The health-check service name that only says the process answers. */
+export const LIVENESS = 'liveness';
 
 export interface CallContext {
   /** Present on calls that came through the gateway (or another service acting for a caller). */
@@ -67,7 +72,9 @@ export class GrpcServer {
   private boundPort = 0;
 
   constructor(private readonly options: GrpcServerOptions) {
-    this.health = new HealthImplementation(this.statusMap('NOT_SERVING'));
+    // "liveness" answers SERVING while the process does (Kubernetes' liveness probe); the others
+    // follow the dependencies and draining (the readiness probe), so a store outage never restarts pods.
+    this.health = new HealthImplementation({ ...this.statusMap('NOT_SERVING'), [LIVENESS]: 'SERVING' });
     this.health.addToServer(this.server);
     for (const service of options.services) {
       // A contract with no RPCs yet still answers health and reflection; grpc-js refuses it as a service.
@@ -146,17 +153,35 @@ function wrapHandlers(service: HostedService, logger: Logger): UntypedServiceImp
   };
   for (const [method, handler] of Object.entries(service.handlers) as [string, Function][]) {
     const streaming = service.definition[method].responseStream;
+    const timed = () => {
+      const done = grpcServerDuration.startTimer({ service: service.fullName, method });
+      return (code: GrpcStatus) => done({ code: GrpcStatus[code] });
+    };
     implementation[method] = streaming
       ? (call: ServerWritableStream<unknown, unknown>) => {
+          const finish = timed();
           // grpc-js ends a server stream with a status when the call emits 'error'.
-          void streamResponses(handler(call.request, contextOf(call)) as AsyncIterable<unknown>, call).catch((error) =>
-            call.emit('error', report(method, error)),
+          void streamResponses(handler(call.request, contextOf(call)) as AsyncIterable<unknown>, call).then(
+            () => finish(GrpcStatus.OK),
+            (error) => {
+              const failure = report(method, error);
+              finish(failure.code ?? GrpcStatus.UNKNOWN);
+              call.emit('error', failure);
+            },
           );
         }
       : (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+          const finish = timed();
           (handler(call.request, contextOf(call)) as Promise<unknown>).then(
-            (response) => callback(null, response),
-            (error: unknown) => callback(report(method, error)),
+            (response) => {
+              finish(GrpcStatus.OK);
+              callback(null, response);
+            },
+            (error: unknown) => {
+              const failure = report(method, error);
+              finish(failure.code ?? GrpcStatus.UNKNOWN);
+              callback(failure);
+            },
           );
         };
   }

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { common } from '@rde/proto';
 import { RdeError, httpStatusForGrpc } from '../errors';
@@ -24,11 +25,15 @@ export function fromServiceError(error: ServiceError): RdeError {
     return new RdeError(error.code, detail.httpStatus, JSON.parse(Buffer.from(detail.bodyJson).toString('utf8')));
   }
   const httpStatus = httpStatusForGrpc(error.code);
-  return new RdeError(error.code, httpStatus, { detail: unavailableText(error) });
+  return new RdeError(error.code, httpStatus, { detail: publicText(error.code, httpStatus) });
 }
 
-function unavailableText(error: ServiceError): string {
-  if (error.code === GrpcStatus.UNAVAILABLE) return 'A downstream service is unavailable';
-  if (error.code === GrpcStatus.DEADLINE_EXCEEDED) return 'A downstream service did not answer in time';
-  return error.details || 'Internal Server Error';
+/**
+ * A status without a service's body is described generically: its details are gRPC's own text
+ * (e.g. "Request message serialization failure: invalid int32"), internal and never for a client.
+ */
+function publicText(code: GrpcStatus, httpStatus: number): string {
+  if (code === GrpcStatus.UNAVAILABLE) return 'A downstream service is unavailable';
+  if (code === GrpcStatus.DEADLINE_EXCEEDED) return 'A downstream service did not answer in time';
+  return STATUS_CODES[httpStatus] ?? 'Internal Server Error';
 }

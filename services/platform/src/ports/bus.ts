@@ -31,7 +31,16 @@ export interface SubscribeOptions {
   fromBeginning?: boolean;
 }
 
+/** A topic as an operator sizes it for production (`rde migrate --topic=name:partitions:replication`). */
+export interface TopicSpec {
+  readonly topic: string;
+  readonly partitions: number;
+  readonly replicationFactor: number;
+}
+
 export interface Bus {
+  /** Creates the topics that do not exist yet (existing ones are left as they are); a no-op in memory. */
+  ensureTopics(topics: readonly TopicSpec[]): Promise<void>;
   publish(topic: string, messages: BusMessage[]): Promise<void>;
   /** The offset of a message is committed only after `handler` resolves. */
   subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription>;

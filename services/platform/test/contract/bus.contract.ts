@@ -57,6 +57,20 @@ export function describeBusContract(name: string, fixture: () => Promise<BusFixt
       await consumer.subscription.stop();
     });
 
+    it('creates topics ahead of use, and creating them again changes nothing', async () => {
+      const topic = uniqueName('topic');
+      const spec = { topic, partitions: 2, replicationFactor: 1 };
+      await bus.ensureTopics([spec]);
+      await bus.ensureTopics([spec]);
+      const consumer = await collect(bus, topic, uniqueName('group'));
+
+      await bus.publish(topic, [{ key: 'ws-1', value: bytes('after migrate') }]);
+
+      const [delivered] = await consumer.waitFor(1);
+      expect(delivered!.value.toString()).toBe('after migrate');
+      await consumer.subscription.stop();
+    });
+
     it('gives every group every message, in order per key', async () => {
       const topic = uniqueName('topic');
       const billing = await collect(bus, topic, uniqueName('billing'));

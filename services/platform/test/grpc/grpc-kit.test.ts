@@ -1,7 +1,16 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import pino from 'pino';
 import { auth, dataset, protoFileOf } from '@rde/proto';
-import { createClient, errors, GrpcServer, HealthProbe, RdeError, type Caller, type Handlers } from '../../src';
+import {
+  createClient,
+  errors,
+  GrpcServer,
+  HealthProbe,
+  LIVENESS,
+  RdeError,
+  type Caller,
+  type Handlers,
+} from '../../src';
 
 const logger = pino({ level: 'silent' });
 
@@ -64,6 +73,17 @@ describe('gRPC kit', () => {
     expect(await probe.check()).toBe('NOT_SERVING');
     await stopping;
     expect(await probe.check(300)).toBe('UNREACHABLE');
+    probe.close();
+  });
+
+  test('the liveness service answers SERVING while the process runs, even when not ready and while draining', async () => {
+    const { server, address } = await startServer();
+    const probe = new HealthProbe(address);
+    expect(await probe.check(1000, LIVENESS)).toBe('SERVING');
+    expect(await probe.check()).toBe('NOT_SERVING');
+    const stopping = server.stop();
+    expect(await probe.check(1000, LIVENESS)).toBe('SERVING');
+    await stopping;
     probe.close();
   });
 
@@ -142,31 +162,47 @@ describe('gRPC kit', () => {
     await server.stop();
   });
 
-  test('only RPCs marked idempotent are retried when the server is unavailable', async () => {
-    // Nothing listens on this port: every attempt fails with UNAVAILABLE.
-    const { server, address } = await startServer();
-    await server.stop();
-    const retrying = createClient(auth.AuthServiceService, {
-      address,
-      deadlineMs: 3000,
-      idempotent: ['resolveBearer'],
+  test('only RPCs marked idempotent are retried, up to 3 attempts, when the server answers UNAVAILABLE', async () => {
+    // The server counts attempts and answers every one with UNAVAILABLE.
+    const { server, address, calls } = await startServer({
+      resolveBearer: async () => {
+        attempts += 1;
+        throw errors.unavailable('try again');
+      },
     });
-    const once = createClient(auth.AuthServiceService, {
-      address,
-      deadlineMs: 3000,
-      idempotent: [], // overrides the contract, which marks ResolveBearer idempotent
-    });
-    const timeOf = async (call: () => Promise<unknown>) => {
-      const began = performance.now();
-      const error = await call().catch((e) => e);
+    let attempts = 0;
+    server.setServing(true);
+    const clientOf = (idempotent: 'resolveBearer'[]) =>
+      createClient(auth.AuthServiceService, {
+        address,
+        deadlineMs: 3000,
+        idempotent, // [] overrides the contract, which marks ResolveBearer idempotent
+      });
+    const attemptsOf = async (idempotent: 'resolveBearer'[]) => {
+      attempts = 0;
+      const client = clientOf(idempotent);
+      const error = await client.rpc.resolveBearer({ token: 'x', workspaceId: '' }).catch((e) => e);
+      client.close();
       expect(error).toMatchObject({ code: GrpcStatus.UNAVAILABLE, httpStatus: 503 });
-      return performance.now() - began;
+      return attempts;
     };
-    // Retries wait their backoff (50 ms, then up to 100 ms) before giving up; a single attempt does not.
-    const retried = await timeOf(() => retrying.rpc.resolveBearer({ token: 'x', workspaceId: '' }));
-    const single = await timeOf(() => once.rpc.resolveBearer({ token: 'x', workspaceId: '' }));
-    expect(retried).toBeGreaterThan(single);
-    retrying.close();
-    once.close();
+    expect(await attemptsOf(['resolveBearer'])).toBe(3);
+    expect(await attemptsOf([])).toBe(1);
+    expect(calls()).toBe(0); // the default handler never ran: every attempt met the counting one
+    await server.stop();
+  });
+
+  test('a gRPC client-side failure (a request that cannot be serialised) never leaks gRPC’s text', async () => {
+    const { server, address } = await startServer();
+    const client = createClient(dataset.DatasetServiceService, { address, deadlineMs: 2000 });
+    // int32 offset out of range: ts-proto's writer refuses it before anything is sent.
+    const failure = await client.rpc
+      .listDatasets({ sessionId: '', page: { offset: 2 ** 31, limit: 10 } })
+      .catch((e) => e);
+    expect(failure).toBeInstanceOf(RdeError);
+    expect(failure).toMatchObject({ httpStatus: 500, body: { detail: 'Internal Server Error' } });
+    expect(JSON.stringify(failure.body)).not.toMatch(/serial|int32/i);
+    client.close();
+    await server.stop();
   });
 });

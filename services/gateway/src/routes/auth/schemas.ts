@@ -1,14 +1,22 @@
 /** JSON schemas of the sign-in and claim routes: request validation (422) and /openapi.json. */
 
 const errorBody = { type: 'object', additionalProperties: true } as const;
-/** The spec's 400 for a link or code that cannot be spent: `detail` {reason, message}. */
+/**
+ * The spec's 400 for a link or code that cannot be spent, `detail` {reason, message}, or the
+ * contract's plain 400 for a body that is not JSON at all.
+ */
 const spendFailure = {
   type: 'object',
   properties: {
     detail: {
-      type: 'object',
-      properties: { reason: { type: 'string' }, message: { type: 'string' } },
-      required: ['reason', 'message'],
+      anyOf: [
+        {
+          type: 'object',
+          properties: { reason: { type: 'string' }, message: { type: 'string' } },
+          required: ['reason', 'message'],
+        },
+        { type: 'string' },
+      ],
     },
   },
   required: ['detail'],

@@ -1,6 +1,6 @@
 import { Readable, pipeline } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import type { FastifyInstance } from 'fastify';
+import { csvWriter } from '@rde/platform';
 import type { auth } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
 import { LEDGER_COLUMNS, LEDGER_PAGE, creditsOrZero, ledgerRow, ledgerRows } from './ledger';
@@ -65,9 +65,13 @@ export async function billingRoutes(app: FastifyInstance, deps: GatewayDependenc
     {
       schema: {
         tags,
-        produces: ['text/csv'],
         querystring: noQuery,
-        response: { 200: { type: 'string', description: `CSV with a header row: ${LEDGER_COLUMNS.join(', ')}` } },
+        response: {
+          200: {
+            description: `CSV with a header row: ${LEDGER_COLUMNS.join(', ')}`,
+            content: { 'text/csv': { schema: { type: 'string' } } },
+          },
+        },
       },
     },
     async (request, reply) => {
@@ -75,7 +79,7 @@ export async function billingRoutes(app: FastifyInstance, deps: GatewayDependenc
       const first = await clients.billing.listLedger({ page: { offset: 0, limit: LEDGER_PAGE } }, { caller });
       const csv = pipeline(
         Readable.from(ledgerRows(clients, caller, first)),
-        stringify({ header: true, columns: [...LEDGER_COLUMNS], escape_formulas: true }),
+        csvWriter({ header: true, columns: [...LEDGER_COLUMNS] }),
         (error) => {
           // Headers are gone by now: the broken stream is all the client can be told.
           if (error) request.log.error({ err: error }, 'ledger export failed mid-stream');

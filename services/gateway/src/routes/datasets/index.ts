@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { publicJson, type dataset } from '@rde/proto';
+import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import {
   CREATE_BODY_LIMIT_BYTES,
@@ -20,6 +21,10 @@ import {
 const CSV_DEADLINE_MS = 30 * 60_000;
 
 const tags = ['datasets'];
+/** 400: a `session_id` that is not a `ses_` id. */
+const sessionErrors = errorResponses(400);
+/** 409: the workspace's dataset quotas (count, rows, bytes) have no room for it. */
+const quotaErrors = errorResponses(409);
 
 interface DatasetParams {
   ds_id: string;
@@ -31,7 +36,10 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
 
   app.post<{ Body: { name?: string; rows: object[]; session_id?: string } }>(
     '/api/v2/datasets',
-    { bodyLimit: CREATE_BODY_LIMIT_BYTES, schema: { tags, body: createBody, response: { 201: createdSchema } } },
+    {
+      bodyLimit: CREATE_BODY_LIMIT_BYTES,
+      schema: { tags, body: createBody, response: { 201: createdSchema, ...sessionErrors, ...quotaErrors } },
+    },
     async (request, reply) => {
       const { body, caller } = request;
       const created = await datasets.createDataset(
@@ -53,7 +61,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
 
   app.get<{ Querystring: { session_id: string; offset: number; limit: number } }>(
     '/api/v2/datasets',
-    { schema: { tags, querystring: listQuery, response: { 200: listSchema } } },
+    { schema: { tags, querystring: listQuery, response: { 200: listSchema, ...sessionErrors } } },
     async (request) => {
       const { session_id: sessionId, offset, limit } = request.query;
       const listed = await datasets.listDatasets({ sessionId, page: { offset, limit } }, { caller: request.caller });

@@ -1,5 +1,7 @@
 /** JSON schemas of the dataset routes: they validate requests (422 on failure) and feed /openapi.json. */
 
+import { jsonObject, pageOffset, pathParam, sessionId } from '../../contract';
+
 /** A POST stays under gRPC's default 4 MiB message once its rows are re-encoded for the dataset service. */
 export const CREATE_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 export const CREATE_MAX_ROWS = 10_000;
@@ -7,7 +9,7 @@ export const CREATE_MAX_ROWS = 10_000;
 const optionalText = { type: ['string', 'null'] } as const;
 
 /** A row is any JSON object; every key is kept. */
-const row = { type: 'object', additionalProperties: true } as const;
+const row = jsonObject();
 
 const datasetProperties = {
   id: { type: 'string', description: '`ds_` id' },
@@ -38,8 +40,8 @@ export const createBody = {
   type: 'object',
   properties: {
     name: { type: 'string', maxLength: 200, description: 'defaults to the dataset id' },
-    rows: { type: 'array', minItems: 1, maxItems: CREATE_MAX_ROWS, items: { type: 'object' } },
-    session_id: { type: 'string', description: '`ses_` id; defaults to the session of the request' },
+    rows: { type: 'array', minItems: 1, maxItems: CREATE_MAX_ROWS, items: row },
+    session_id: { ...sessionId, description: '`ses_` id; defaults to the session of the request' },
   },
   required: ['rows'],
   additionalProperties: false,
@@ -47,16 +49,16 @@ export const createBody = {
 
 export const datasetParams = {
   type: 'object',
-  properties: { ds_id: { type: 'string', minLength: 1, maxLength: 128 } },
+  properties: { ds_id: pathParam({ description: '`ds_` id' }) },
   required: ['ds_id'],
 } as const;
 
-const offset = { type: 'integer', minimum: 0, default: 0 } as const;
+const offset = pageOffset;
 
 export const listQuery = {
   type: 'object',
   properties: {
-    session_id: { type: 'string', default: '', description: 'only the datasets of this session' },
+    session_id: { ...sessionId, default: '', description: 'only the datasets of this session' },
     offset,
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
   },

@@ -1,5 +1,7 @@
 /** JSON schemas of the feedback and support routes. */
 
+import { pageOffset } from '../../contract';
+
 const errorBody = { type: 'object', additionalProperties: true } as const;
 
 export const errorResponses = { 401: errorBody, 422: errorBody } as const;
@@ -40,7 +42,7 @@ export const supportBody = {
 export const pageQuery = {
   type: 'object',
   properties: {
-    offset: { type: 'integer', minimum: 0, default: 0 },
+    offset: pageOffset,
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
   },
   additionalProperties: false,

@@ -3,6 +3,7 @@ import type { GatewayDependencies } from '../../dependencies';
 import { originOf } from '../auth/external';
 import {
   callbackParams,
+  PROVIDER_NAME,
   consentSchema,
   credentialsBody,
   errorResponses,
@@ -72,6 +73,8 @@ export async function integrationRoutes(app: FastifyInstance, deps: GatewayDepen
     },
     async (request, reply) => {
       const { provider } = request.params;
+      // A provider name no connect could have used gets the same redirect, and no cookie path built from it.
+      if (!PROVIDER_NAME.test(provider)) return reply.redirect(integrationsPage({ error: 'connect' }), 302);
       void reply.clearCookie(STATE_COOKIE, { path: callbackPath(provider) });
       try {
         await signIn.finishIntegration({

@@ -4,10 +4,13 @@ const errorBody = { type: 'object', additionalProperties: true } as const;
 
 export const errorResponses = { 400: errorBody, 401: errorBody, 404: errorBody, 422: errorBody } as const;
 
+/** What a provider name can be: the connect routes validate it, the callback redirects otherwise. */
+export const PROVIDER_NAME = /^[a-z0-9_]{1,40}$/;
+
 export const providerParams = {
   type: 'object',
   properties: {
-    provider: { type: 'string', pattern: '^[a-z0-9_]{1,40}$', description: 'e.g. `hubspot`, `greenhouse`' },
+    provider: { type: 'string', pattern: PROVIDER_NAME.source, description: 'e.g. `hubspot`, `greenhouse`' },
   },
   required: ['provider'],
 } as const;

@@ -1,9 +1,9 @@
 /** JSON schemas of the key routes: they validate requests (422 on failure) and feed /openapi.json. */
 
-/** An error body from the auth service, sent as it is. */
-const errorBody = { type: 'object', additionalProperties: true } as const;
+import { errorResponses, pathParam } from '../../contract';
 
-export const errorResponses = { 401: errorBody, 403: errorBody, 404: errorBody, 422: errorBody } as const;
+/** Only the owner may revoke another member's key; the shared statuses come from the contract. */
+export const keyErrors = errorResponses(403);
 
 const keyId = { type: 'string', description: 'the key id (`key_…`)' } as const;
 const keyName = {
@@ -64,7 +64,7 @@ export const keyList = {
 
 export const keyParams = {
   type: 'object',
-  properties: { key_id: { ...keyId, minLength: 1, maxLength: 64 } },
+  properties: { key_id: pathParam({ description: keyId.description }) },
   required: ['key_id'],
 } as const;
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDependencies } from '../../dependencies';
 import type { BearerChallenge } from '../../plugins/authentication';
-import { bearerError, errorBody, jsonRpcBody, jsonRpcResponse, methodNotAllowed } from './schemas';
+import { errorBody, errorResponses } from '../../contract';
+import { jsonRpcBody, jsonRpcResponse } from './schemas';
 
 const tags = ['mcp'];
 export const MCP_PATH = '/api/v2/mcp';
@@ -26,15 +27,7 @@ export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies)
       schema: {
         tags,
         body: jsonRpcBody,
-        response: {
-          200: jsonRpcResponse,
-          202: { type: 'null' },
-          400: errorBody,
-          401: bearerError,
-          406: errorBody,
-          415: errorBody,
-          422: errorBody,
-        },
+        response: { 200: jsonRpcResponse, 202: { type: 'null' }, ...errorResponses(406) },
       },
     },
     async (request, reply) => {
@@ -54,13 +47,13 @@ export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies)
 
   app.get(
     MCP_PATH,
-    { config: guarded, schema: { tags, response: { 401: bearerError, 405: methodNotAllowed } } },
+    { config: guarded, schema: { tags, response: { ...errorResponses(405) } } },
     async (_request, reply) => notAllowed(reply),
   );
 
   app.delete(
     MCP_PATH,
-    { config: { public: true }, schema: { tags, response: { 405: methodNotAllowed } } },
+    { config: { public: true }, schema: { tags, response: errorResponses(405) } },
     async (_request, reply) => notAllowed(reply),
   );
 
@@ -68,7 +61,7 @@ export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies)
     '/.well-known/openai-apps-challenge',
     {
       config: { public: true },
-      schema: { tags, response: { 200: { type: 'string' }, 404: methodNotAllowed } },
+      schema: { tags, response: { 200: { type: 'string' }, 404: errorBody } },
     },
     async (_request, reply) => {
       const token = deps.config.RDE_OPENAI_APPS_CHALLENGE;

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { publicJson } from '@rde/proto';
+import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import {
   callBody,
   callResult,
-  errorBody,
+  contractParams,
   listQuery,
   methodContract,
   methodParams,
@@ -20,7 +21,6 @@ const tags = ['tools'];
  * client is not told 504 about a call that then completes and is charged.
  */
 const CALL_DEADLINE_MS = 60_000;
-const errorsOf = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, errorBody]));
 
 /** The catalog of data-provider tools and single tool calls (spec "Tools"). */
 export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
@@ -28,7 +28,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
 
   app.get<{ Querystring: { filter?: string } }>(
     '/tools',
-    { schema: { tags, querystring: listQuery, response: { 200: toolList, ...errorsOf(401) } } },
+    { schema: { tags, querystring: listQuery, response: { 200: toolList } } },
     async (request) => {
       const filter = request.query.filter ?? '';
       const { tools } = await catalogClient.listTools({ filter }, { caller: request.caller });
@@ -50,7 +50,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
       schema: {
         tags,
         params: toolParams,
-        response: { 200: { anyOf: [methodContract, toolDetail] }, ...errorsOf(401, 404) },
+        response: { 200: { anyOf: [methodContract, toolDetail] } },
       },
     },
     async (request) => {
@@ -69,7 +69,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
 
   app.get<{ Params: { tool: string; method: string } }>(
     '/tools/:tool/:method',
-    { schema: { tags, params: methodParams, response: { 200: methodContract, ...errorsOf(401, 404) } } },
+    { schema: { tags, params: contractParams, response: { 200: methodContract } } },
     async (request) => {
       const { tool, method } = await catalogClient.getMethod(request.params, { caller: request.caller });
       return publicJson.methodContract(tool!, method!);
@@ -86,7 +86,8 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
         tags,
         params: methodParams,
         body: callBody,
-        response: { 200: callResult, ...errorsOf(400, 401, 402, 404, 422, 502, 503) },
+        // 402: the balance cannot cover the call; 502: the provider failed.
+        response: { 200: callResult, ...errorResponses(402, 502) },
       },
     },
     async (request) => {

@@ -1,9 +1,8 @@
 /** JSON schemas of the tools routes: they validate requests (422 on failure) and feed /openapi.json. */
 
-const anyObject = { type: 'object', additionalProperties: true } as const;
+import { jsonObject, pathParam } from '../../contract';
 
-/** An error body from a service, sent as it is. */
-export const errorBody = anyObject;
+const anyObject = { type: 'object', additionalProperties: true } as const;
 
 const cost = {
   type: 'object',
@@ -107,25 +106,38 @@ export const listQuery = {
 
 export const toolParams = {
   type: 'object',
-  properties: { tool: { type: 'string', minLength: 1, maxLength: 200 } },
+  properties: { tool: pathParam({ examples: ['pplgraph', 'pplgraph_search'] }) },
   required: ['tool'],
 } as const;
 
 export const methodParams = {
   type: 'object',
   properties: {
-    tool: { type: 'string', minLength: 1, maxLength: 200 },
-    method: { type: 'string', minLength: 1, maxLength: 200 },
+    tool: pathParam(),
+    method: pathParam(),
   },
   required: ['tool', 'method'],
+} as const;
+
+/**
+ * The same parameters with a real method as the example, for reading its contract. A call's body
+ * is checked against the method's own payload schema (400 `invalid_payload`), which this generic
+ * route cannot declare, so the call route gives no example a fuzzer would fill with a random body.
+ */
+export const contractParams = {
+  ...methodParams,
+  properties: {
+    tool: pathParam({ examples: ['pplgraph'] }),
+    method: pathParam({ examples: ['search'] }),
+  },
 } as const;
 
 export const callBody = {
   type: 'object',
   properties: {
-    payload: { ...anyObject, description: "the method's parameters by name" },
+    payload: jsonObject("the method's parameters by name"),
     args: { type: 'array', description: 'positional parameters, in the order of the contract inputs' },
-    kwargs: { ...anyObject, description: 'parameters by name' },
+    kwargs: jsonObject('parameters by name'),
     dry_run: { type: 'boolean', description: 'price and resolve the call without charging or calling the provider' },
   },
   additionalProperties: false,

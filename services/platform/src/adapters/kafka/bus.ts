@@ -16,12 +16,17 @@ import type {
   MessageHandler,
   SubscribeOptions,
   Subscription,
+  TopicSpec,
 } from '../../ports/bus';
 import { getOrOpen } from '../get-or-create';
 import { defaultRetryBackoff, handleUntilDone, type RetryBackoff } from '../handler-retry';
 import { kafkaLogLevel, pinoLogCreator } from './log';
+import { kafkaConsumerLag } from '../../metrics';
 
-/** Topics are created on demand with these; a single-broker development cluster has replication 1. */
+/**
+ * Topics not created beforehand (`rde migrate`) are created on demand with these; a single-broker
+ * development cluster has replication 1.
+ */
 const TOPIC_PARTITIONS = 3;
 const TOPIC_REPLICATION = 1;
 
@@ -54,6 +59,20 @@ export class KafkaBus implements Bus {
     });
   }
 
+  async ensureTopics(topics: readonly TopicSpec[]): Promise<void> {
+    if (topics.length === 0) return;
+    await (
+      await this.connectedAdmin()
+    ).createTopics({
+      topics: topics.map(({ topic, partitions, replicationFactor }) => ({
+        topic,
+        numPartitions: partitions,
+        replicationFactor,
+      })),
+      waitForLeaders: true,
+    });
+  }
+
   async publish(topic: string, messages: BusMessage[]): Promise<void> {
     await this.ensureTopic(topic);
     const producer = await this.connectedProducer();
@@ -75,6 +94,7 @@ export class KafkaBus implements Bus {
       allowAutoTopicCreation: false,
     });
     const subscription = new KafkaSubscription(consumer, handler, {
+      group: options.group,
       logger: this.options.logger,
       backoff: this.options.backoff ?? defaultRetryBackoff,
       onStopped: () => this.subscriptions.delete(subscription),
@@ -141,6 +161,8 @@ async function connected<C extends { connect(): Promise<void> }>(client: C, forg
 }
 
 interface KafkaSubscriptionOptions {
+  /** The consumer group, the lag metric's label. */
+  group: string;
   logger: Logger;
   backoff: RetryBackoff;
   onStopped: () => void;
@@ -172,6 +194,12 @@ class KafkaSubscription implements Subscription {
         reject(payload.error);
       });
     });
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) =>
+      kafkaConsumerLag.set(
+        { group: this.options.group, topic: payload.topic, partition: String(payload.partition) },
+        Number(payload.offsetLag),
+      ),
+    );
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning });
     await consumer.run({

@@ -92,6 +92,9 @@ export class InMemoryBus implements Bus {
     private readonly options: InMemoryBusOptions,
   ) {}
 
+  /** In-process topics need no creation. */
+  async ensureTopics(): Promise<void> {}
+
   async publish(topic: string, messages: BusMessage[]): Promise<void> {
     this.log.topic(topic).append(messages);
   }

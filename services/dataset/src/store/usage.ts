@@ -1,0 +1,52 @@
+import type { Collection, Document, DocumentStore } from '@rde/platform';
+import type { QuotaLimits, Usage } from '../domain/quota';
+
+interface UsageDocument extends Document, Usage {}
+
+/**
+ * Each workspace's dataset holdings, one document per workspace (`_id` = workspace id). A
+ * reservation is one guarded increment, so replicas creating at once can never pass a quota together.
+ */
+export class UsageRepository {
+  private constructor(private readonly collection: Collection<UsageDocument>) {}
+
+  static async open(store: DocumentStore): Promise<UsageRepository> {
+    return new UsageRepository(store.collection<UsageDocument>('usage'));
+  }
+
+  /** Adds `amount` when it fits under `limits`; otherwise changes nothing and answers the current usage. */
+  async reserve(
+    workspaceId: string,
+    amount: Usage,
+    limits: QuotaLimits,
+  ): Promise<{ ok: true } | { ok: false; used: Usage }> {
+    await this.collection.updateOne(
+      { _id: workspaceId },
+      { $setOnInsert: { datasets: 0, rows: 0, bytes: 0 } },
+      { upsert: true },
+    );
+    const { matched } = await this.collection.updateOne(
+      {
+        _id: workspaceId,
+        datasets: { $lte: limits.datasets - amount.datasets },
+        rows: { $lte: limits.rows - amount.rows },
+        bytes: { $lte: limits.bytes - amount.bytes },
+      },
+      { $inc: { datasets: amount.datasets, rows: amount.rows, bytes: amount.bytes } },
+    );
+    if (matched === 1) return { ok: true };
+    return { ok: false, used: await this.current(workspaceId) };
+  }
+
+  async release(workspaceId: string, amount: Usage): Promise<void> {
+    await this.collection.updateOne(
+      { _id: workspaceId },
+      { $inc: { datasets: -amount.datasets, rows: -amount.rows, bytes: -amount.bytes } },
+    );
+  }
+
+  async current(workspaceId: string): Promise<Usage> {
+    const doc = await this.collection.findOne({ _id: workspaceId });
+    return { datasets: doc?.datasets ?? 0, rows: doc?.rows ?? 0, bytes: doc?.bytes ?? 0 };
+  }
+}

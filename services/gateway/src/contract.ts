@@ -1,0 +1,111 @@
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+
+/**
+ * The gateway's side of the public contract that every route shares: the limits on what a request
+ * may carry and the error statuses a route can answer. Declared here once so that /openapi.json
+ * lists them for every route, including routes added later, and the router enforces the same numbers.
+ */
+
+/** The longest path parameter (an id, a tool or a method name): the router and every schema use it. */
+export const PATH_PARAM_MAX_LENGTH = 200;
+/** The largest JSON body a route accepts unless it declares its own `bodyLimit`. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** How deeply a JSON body may nest objects and arrays; deeper bodies are refused while parsing. */
+export const BODY_MAX_DEPTH = 64;
+/** Page offsets and limits travel as int32 in gRPC: nothing larger reaches a service. */
+export const INT32_MAX = 2_147_483_647;
+
+/** A list route's `offset`: bounded so no value past a protobuf int32 reaches a service. */
+export const pageOffset = { type: 'integer', minimum: 0, maximum: INT32_MAX, default: 0 } as const;
+
+/**
+ * Any JSON object a client sends as data (a row, a tool payload). A `__proto__` key is refused
+ * (see body.ts), so the schema says so; the parser refuses it at every depth.
+ */
+export function jsonObject(description?: string) {
+  return {
+    type: 'object',
+    additionalProperties: true,
+    propertyNames: { not: { const: '__proto__' } },
+    ...(description && { description }),
+  } as const;
+}
+
+/**
+ * A `ses_` session id, or empty for none. A value that does not match is the spec's 400
+ * `invalid_session_id` (errors.ts), not a 422, wherever a `session_id` property uses this schema.
+ */
+export const sessionId = {
+  type: 'string',
+  pattern: '^(ses_[A-Za-z0-9_-]+)?$',
+  maxLength: PATH_PARAM_MAX_LENGTH,
+  description: 'a `ses_` id',
+} as const;
+
+/** A path parameter schema bounded by the router's limit. */
+export function pathParam(extra: Record<string, unknown> = {}) {
+  return { type: 'string', minLength: 1, maxLength: PATH_PARAM_MAX_LENGTH, ...extra } as const;
+}
+
+/** The spec's error body: `detail` is a message, the validation list, or a structured reason. */
+export const errorBody = {
+  type: 'object',
+  description: 'an error: `detail` (a message, a structured reason, or the validation list of a 422)',
+  properties: {
+    detail: {
+      anyOf: [
+        { type: 'string' },
+        { type: 'object', additionalProperties: true },
+        {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              loc: { type: 'array', items: { type: ['string', 'integer'] } },
+              msg: { type: 'string' },
+              type: { type: 'string' },
+            },
+            required: ['loc', 'msg', 'type'],
+          },
+        },
+      ],
+    },
+    error: { type: 'string', description: 'a machine-readable code, where the spec names one' },
+  },
+  additionalProperties: true,
+} as const;
+
+/** Response declarations for the given error statuses, each with the error body. */
+export function errorResponses(...statuses: number[]): Record<number, typeof errorBody> {
+  return Object.fromEntries(statuses.map((status) => [status, errorBody]));
+}
+
+/** The route schema with the @fastify/swagger annotations this module reads. */
+type RouteSchema = FastifySchema & { response?: Record<string | number, unknown>; hide?: boolean };
+
+/**
+ * The statuses any route can answer beyond its own: 401 without a valid bearer (protected routes),
+ * 422 when it takes input, 404 for path parameters (an unknown id), 400/413/415 for a body (malformed JSON or a `__proto__` key; too large; not JSON), and
+ * 500/503/504 when a service behind it fails, is down or does not answer in time.
+ */
+function sharedStatuses(route: RouteOptions, schema: RouteSchema): number[] {
+  const statuses = [500];
+  if (!route.config?.public) statuses.push(401, 503, 504);
+  if (schema.body || schema.querystring || schema.params) statuses.push(422);
+  if (schema.params) statuses.push(404);
+  if (schema.body) statuses.push(400, 413, 415);
+  return statuses;
+}
+
+/**
+ * Adds the shared error statuses to every route's schema (a route's own declaration of a status
+ * wins), and marks public routes as needing no bearer in the OpenAPI document.
+ */
+export function registerContract(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const schema = (route.schema ?? {}) as RouteSchema;
+    if (schema.hide) return;
+    const response = { ...errorResponses(...sharedStatuses(route, schema)), ...schema.response };
+    route.schema = { ...schema, response, ...(route.config?.public && { security: [] }) };
+  });
+}
