@@ -82,16 +82,11 @@ function notAllowed(reply: FastifyReply) {
  */
 function discoveryChallenge(request: FastifyRequest, tokenSent: boolean): BearerChallenge {
   const metadata = `resource_metadata="${originOf(request)}${PROTECTED_RESOURCE_PATH}"`;
-  if (!tokenSent) {
-    return {
-      header: `Bearer ${metadata}`,
-      body: { error: 'unauthorized', error_description: 'Bearer token required' },
-    };
-  }
+  if (!tokenSent) return { header: `Bearer ${metadata}`, body: { detail: 'Not authenticated' } };
   const description = 'The access token is invalid, revoked or expired';
   return {
     header: `Bearer error="invalid_token", error_description="${description}", ${metadata}`,
-    body: { error: 'invalid_token', error_description: description },
+    body: { detail: description, error: 'invalid_token', error_description: description },
   };
 }
 
