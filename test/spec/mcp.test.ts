@@ -112,6 +112,21 @@ describe(`MCP server (${mode})`, () => {
       expect((await post(rde.ownerKey)).status).toBe(200);
     });
 
+    test('a notification is accepted with 202 and no body', async () => {
+      const response = await post(rde.ownerKey, { jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect(response.status).toBe(202);
+      expect(response.text).toBe('');
+      expect(response.headers.get('content-type')).toBeNull();
+    });
+
+    test('a client that does not accept JSON is refused with 406', async () => {
+      const response = await api(rde, 'POST', '/api/v2/mcp', {
+        body: initialize,
+        headers: { accept: 'text/html' },
+      });
+      expect(response.status).toBe(406);
+    });
+
     test('the server is stateless: no Mcp-Session-Id is issued', async () => {
       const response = await post(rde.ownerKey);
       expect(response.status).toBe(200);

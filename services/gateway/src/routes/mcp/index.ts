@@ -41,7 +41,8 @@ export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies)
         { caller: request.caller, deadlineMs: CALL_DEADLINE_MS },
       );
       for (const { name, value } of served.headers) if (FORWARDED.test(name)) void reply.header(name, value);
-      return reply.code(served.status).send(Buffer.from(served.body));
+      // A notification's 202 has no body, so no content type either.
+      return reply.code(served.status).send(served.body.length > 0 ? Buffer.from(served.body) : undefined);
     },
   );
 
