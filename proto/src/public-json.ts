@@ -16,6 +16,7 @@ export function toolHeader(tool: Tool) {
     module: tool.module,
     description: tool.description,
     method_count: tool.methods.length,
+    ...(tool.chain.length > 0 && { chain: tool.chain }),
   };
 }
 

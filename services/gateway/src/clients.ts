@@ -1,6 +1,5 @@
-import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
-import { auth, billing, catalog, dataset, mcp, signin } from '@rde/proto';
-import type { ServiceDefinition } from '@grpc/grpc-js';
+import { clientSet, type AddressBook, type ServiceClient } from '@rde/platform';
+import { auth, billing, catalog, dataset, mcp, signin, waterfall } from '@rde/proto';
 
 /**
  * One promise-wrapped gRPC client per downstream, addressed through the address book. Only the
@@ -12,25 +11,22 @@ export interface Clients {
   readonly billing: ServiceClient<typeof billing.BillingServiceService>['rpc'];
   readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
+  readonly waterfall: ServiceClient<typeof waterfall.WaterfallServiceService>['rpc'];
   readonly mcp: ServiceClient<typeof mcp.McpServiceService>['rpc'];
   close(): void;
 }
 
 export function createClients(addresses: AddressBook, deadlineMs: number): Clients {
-  const opened: { close(): void }[] = [];
-  // Which RPCs are retried is the contract's `idempotency_level`, read by the client kit.
-  const connect = <D extends ServiceDefinition>(service: string, definition: D) => {
-    const client = createClient(definition, { address: addresses.get(service), deadlineMs });
-    opened.push(client);
-    return client.rpc;
-  };
+  const { connect, close } = clientSet(addresses, deadlineMs);
   return {
     auth: connect('auth', auth.AuthServiceService),
     signin: connect('auth', signin.SignInServiceService),
     billing: connect('billing', billing.BillingServiceService),
     catalog: connect('catalog', catalog.CatalogServiceService),
     dataset: connect('dataset', dataset.DatasetServiceService),
+    // SearchPeople holds and spends credits: its contract does not mark it idempotent, so it is never retried.
+    waterfall: connect('waterfall', waterfall.WaterfallServiceService),
     mcp: connect('mcp', mcp.McpServiceService),
-    close: () => opened.forEach((client) => client.close()),
+    close,
   };
 }

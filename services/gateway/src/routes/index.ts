@@ -10,6 +10,7 @@ import { inviteRoutes } from './invites';
 import { keyRoutes } from './keys';
 import { mcpRoutes } from './mcp';
 import { metaRoutes } from './meta';
+import { searchRoutes } from './search';
 import { toolsRoutes } from './tools';
 
 /** Route modules, grouped as the spec groups them; each declares its schemas beside its handlers. */
@@ -25,4 +26,5 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   feedbackRoutes,
   integrationRoutes,
   mcpRoutes,
+  searchRoutes,
 ];
