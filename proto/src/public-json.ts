@@ -3,6 +3,7 @@
 import type { Credits } from './gen/rde/common/v1/common';
 import type { Meta, Method, Tool } from './gen/rde/catalog/v1/catalog';
 import type { Dataset } from './gen/rde/dataset/v1/dataset';
+import type { SearchMeta } from './gen/rde/waterfall/v1/waterfall';
 
 /** Public JSON shows credits as numbers; the wire carries integer millicredits. Absent stays absent. */
 export function credits(amount: Credits | undefined): number | undefined {
@@ -61,6 +62,24 @@ export function callMeta(meta: Meta) {
     would_charge_credits: credits(meta.wouldChargeCredits),
     would_charge_credits_max: credits(meta.wouldChargeCreditsMax),
     would_call: meta.wouldCall || undefined,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/** A people search's `_meta` block with only the fields that apply. */
+export function searchMeta(meta: SearchMeta) {
+  const fields = {
+    charged: credits(meta.charged),
+    credits_charged: credits(meta.creditsCharged),
+    balance: credits(meta.balance),
+    reserved: credits(meta.reserved),
+    settled: meta.settled,
+    run_id: meta.runId || undefined,
+    dataset_id: meta.datasetId || undefined,
+    row_count: meta.rowCount,
+    would_charge_credits: credits(meta.wouldChargeCredits),
+    ignored_query_keys: meta.ignoredQueryKeys,
+    warnings: JSON.parse(Buffer.from(meta.warningsJson).toString('utf8') || '[]') as unknown,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }

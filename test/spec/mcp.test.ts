@@ -155,6 +155,7 @@ describe(`MCP server (${mode})`, () => {
         'get_dataset_rows',
         'list_datasets',
         'list_tools',
+        'search_people',
       ]);
       const call = tools.find((tool) => tool.name === 'call_tool_method')!;
       expect(call.inputSchema).toMatchObject({ type: 'object', required: ['tool', 'method'] });
@@ -191,6 +192,21 @@ describe(`MCP server (${mode})`, () => {
         arguments: { tool: 'pplgraph', method: 'search', payload: ENGINEERS, dry_run: true },
       });
       expect(result._meta).toMatchObject({ would_charge_credits: 1, would_call: 'pplgraph.search' });
+      expect((await sandboxCounters(rde)).pplgraph.search.requests).toBe(requestsBefore);
+      expect((await settledBalance()).balance).toBe(before.balance);
+    });
+
+    test('people search dry_run prices the waterfall without a vendor call or a charge', async () => {
+      const before = await settledBalance();
+      const requestsBefore = (await sandboxCounters(rde)).pplgraph.search.requests;
+      const result = await client.callTool({
+        name: 'search_people',
+        arguments: { company_names: ['Acme Corp'], limit: 30, dry_run: true },
+      });
+      expect(result.isError).toBeFalsy();
+      const body = result.structuredContent as { chain: { step: string }[]; _meta: Record<string, unknown> };
+      expect(body.chain[0]).toMatchObject({ step: 'pplgraph.search', worst_case_credits: 30 });
+      expect(body._meta.would_charge_credits).toEqual(expect.any(Number));
       expect((await sandboxCounters(rde)).pplgraph.search.requests).toBe(requestsBefore);
       expect((await settledBalance()).balance).toBe(before.balance);
     });

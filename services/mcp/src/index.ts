@@ -5,11 +5,11 @@ import { createToolClients } from './clients';
 import { mcpConfig } from './config';
 import { mcpHandlers } from './grpc/handlers';
 
-/** The MCP server: tools mapped onto the catalog's, billing's and dataset's RPCs (decision 0028). */
+/** The MCP server: tools mapped onto the catalog's, waterfall's, billing's and dataset's RPCs (decision 0028). */
 export const mcpModule = grpcModule({
   name: 'mcp',
   defaultPort: 7107,
-  dependencies: ['catalog', 'billing', 'dataset'],
+  dependencies: ['catalog', 'billing', 'dataset', 'waterfall'],
   async build(ctx) {
     const config = mcpConfig(ctx.env);
     const store = await ctx.backends.documentStore('rde_mcp');

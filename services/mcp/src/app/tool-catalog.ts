@@ -16,6 +16,8 @@ export interface McpTool {
 
 /** A paid call waits for a vendor: the same longer deadline the REST route gives it. */
 const CALL_DEADLINE_MS = 60_000;
+/** A search walks up to four vendors: the REST search route's deadline. */
+const SEARCH_DEADLINE_MS = 90_000;
 
 const object = (properties: Record<string, unknown>, required: string[] = []) => ({
   type: 'object',
@@ -95,6 +97,26 @@ export const MCP_TOOLS: readonly McpTool[] = [
         { caller, deadlineMs: CALL_DEADLINE_MS },
       );
       return { ...(parseJson(resultJson, {}) as object), _meta: publicJson.callMeta(meta!) };
+    },
+  },
+  {
+    name: 'search_people',
+    title: 'Search people',
+    description:
+      'People search across the provider waterfall, charged as POST /api/v2/search/people_search: the same ' +
+      'body (query or flat filters such as titles and company_names, limit, providers, dry_run, preview).',
+    inputSchema: {
+      type: 'object',
+      description: 'the POST /api/v2/search/people_search body; the waterfall validates it',
+      additionalProperties: true,
+    },
+    spends: true,
+    async run(clients, caller, args) {
+      const { resultJson, meta } = await clients.waterfall.searchPeople(
+        { bodyJson: jsonBytes(args) },
+        { caller, deadlineMs: SEARCH_DEADLINE_MS },
+      );
+      return { ...(parseJson(resultJson, {}) as object), _meta: publicJson.searchMeta(meta!) };
     },
   },
   {
