@@ -211,6 +211,27 @@ describe(`MCP server (${mode})`, () => {
       expect((await settledBalance()).balance).toBe(before.balance);
     });
 
+    test('a paid people search is charged as over REST, and its dataset is readable through the tools', async () => {
+      const before = await settledBalance();
+      const result = await client.callTool({
+        name: 'search_people',
+        arguments: { titles: ['Software Engineer'], limit: 2 },
+      });
+      expect(result.isError).toBeFalsy();
+      const body = result.structuredContent as { hit: boolean; _meta: Record<string, unknown> };
+      expect(body.hit).toBe(true);
+      expect(body._meta).toMatchObject({ credits_charged: 2, row_count: 2, dataset_id: expect.stringMatching(/^ds_/) });
+      const rows = await client.callTool({
+        name: 'get_dataset_rows',
+        arguments: { dataset_id: body._meta.dataset_id as string },
+      });
+      expect((rows.structuredContent as { rows: unknown[] }).rows).toHaveLength(2);
+      const after = await settledBalance();
+      expect(after.balance).toBe(before.balance - 2);
+      const charges = after.recent_ledger.filter((entry: LedgerRow) => entry.run_id === body._meta.run_id);
+      expect(charges.reduce((sum: number, entry: LedgerRow) => sum + entry.amount, 0)).toBe(-2);
+    });
+
     test("a refused call is an MCP tool error carrying the spec's body", async () => {
       const result = await client.callTool({
         name: 'call_tool_method',
