@@ -11,6 +11,7 @@ import { keyRoutes } from './keys';
 import { mcpRoutes } from './mcp';
 import { metaRoutes } from './meta';
 import { searchRoutes } from './search';
+import { sessionRoutes } from './sessions';
 import { toolsRoutes } from './tools';
 
 /** Route modules, grouped as the spec groups them; each declares its schemas beside its handlers. */
@@ -27,4 +28,5 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   integrationRoutes,
   mcpRoutes,
   searchRoutes,
+  sessionRoutes,
 ];
