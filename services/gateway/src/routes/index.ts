@@ -9,6 +9,7 @@ import { healthRoutes } from './health';
 import { integrationRoutes } from './integrations';
 import { inviteRoutes } from './invites';
 import { keyRoutes } from './keys';
+import { mcpRoutes } from './mcp';
 import { metaRoutes } from './meta';
 import { searchRoutes } from './search';
 import { sessionRoutes } from './sessions';
@@ -30,5 +31,6 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   inviteRoutes,
   feedbackRoutes,
   integrationRoutes,
+  mcpRoutes,
   sessionRoutes,
 ];
