@@ -320,6 +320,29 @@ describe(`search (${mode})`, () => {
       }
     });
 
+    test('outcome session_limit: a search in a session at its cap stops every step, calls nobody, charges nothing', async () => {
+      const key = await workspace();
+      const started = await api(rde, 'POST', '/session/start', {
+        key,
+        body: { steps: ['search'], user_prompt: 'find' },
+      });
+      const sid = started.body.id as string;
+      expect((await api(rde, 'POST', `/session/${sid}/limit`, { key, body: { usd: 0.01 } })).status).toBe(200);
+      let response: Awaited<ReturnType<typeof search>> | undefined;
+      const calls = await callsDuring(async () => {
+        response = await api(rde, 'POST', SEARCH, {
+          key,
+          body: { titles: ['Software Engineer'], limit: 10, providers: ['pplgraph', 'prospectdb'] },
+          headers: { 'x-session-id': sid },
+        });
+      });
+      expect(response!.status).toBe(200);
+      expect((response!.body.steps as Step[]).map((step) => step.outcome)).toEqual(['session_limit', 'session_limit']);
+      expect(response!.body._meta.charged).toBe(0);
+      expect(calls).toEqual(none);
+      await expectNothingCharged(key);
+    });
+
     test('outcome insufficient_credits: a step whose worst case the balance cannot cover stops, the rest runs', async () => {
       const key = await workspace();
       let response: Awaited<ReturnType<typeof search>> | undefined;

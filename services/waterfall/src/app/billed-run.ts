@@ -44,13 +44,14 @@ export class BilledRuns {
   constructor(private readonly deps: BilledRunDependencies) {}
 
   /**
-   * Holds up to `worstCase`; undefined when the workspace has nothing available to hold. A walk that
-   * cannot cost anything (every step decided without a call) holds and records nothing.
+   * Holds up to `worstCase`, or says why nothing could be held: no credit available, or the caller's
+   * session at its cap. A walk that cannot cost anything (every step decided without a call) holds
+   * and records nothing.
    */
-  async open(runId: string, waterfall: string, caller: Caller, worstCase: number): Promise<OpenRun | undefined> {
+  async open(runId: string, waterfall: string, caller: Caller, worstCase: number): Promise<OpenRun | RunRefusal> {
     if (worstCase <= 0) return this.unbilled(runId, waterfall, caller);
     const hold = await this.reserve(runId, waterfall, caller, worstCase);
-    if (!hold) return undefined;
+    if ('refused' in hold) return hold;
     await this.deps.runs.start({
       _id: runId,
       waterfall,
@@ -107,9 +108,10 @@ export class BilledRuns {
     try {
       return await this.reserveExactly(runId, waterfall, caller, amount);
     } catch (error) {
+      if (refusalOf(error) === 'session_limit') return { refused: 'session_limit' } as const;
       const available = availableOf(error);
       if (available === undefined) throw error;
-      if (available <= 0) return undefined;
+      if (available <= 0) return { refused: 'insufficient_credits' } as const;
       return this.reserveExactly(runId, waterfall, caller, Math.min(available, amount));
     }
   }
@@ -147,11 +149,19 @@ export function totalOf(charges: readonly RunCharge[]): number {
   return charges.reduce((sum, charge) => sum + charge.millicredits, 0);
 }
 
+/** Why a run holds nothing: no credit available, or its session at its cap (spec step outcomes). */
+export interface RunRefusal {
+  readonly refused: 'insufficient_credits' | 'session_limit';
+}
+
+/** The `error` of billing's 402 refusing a hold, if that is what `error` is. */
+function refusalOf(error: unknown): unknown {
+  return error instanceof RdeError && error.httpStatus === 402 ? error.body.error : undefined;
+}
+
 /** Billing's 402 `insufficient_credits` says what is available (in credits): the millicredits to hold instead. */
 function availableOf(error: unknown): number | undefined {
-  if (!(error instanceof RdeError) || error.httpStatus !== 402 || error.body.error !== 'insufficient_credits') {
-    return undefined;
-  }
+  if (!(error instanceof RdeError) || refusalOf(error) !== 'insufficient_credits') return undefined;
   const available = error.body.available;
   return typeof available === 'number' ? Math.floor(available * 1000) : undefined;
 }

@@ -4,7 +4,7 @@ import type { WaterfallClients } from '../clients';
 import {
   failedStep,
   newRecord,
-  nothingAvailable,
+  nothingHeld,
   previewAnswer,
   stopped,
   warningsOf,
@@ -68,7 +68,7 @@ export class PeopleSearch {
     const worstCase = request.chain.reduce((sum, step) => sum + stepWorstCase(step, request), 0);
     if (request.preview) return previewAnswer(request, worstCase);
     const run = await this.deps.billedRuns.open(newRunId(), PEOPLE_SEARCH, caller, worstCase);
-    if (!run) return nothingAvailable(request);
+    if ('refused' in run) return nothingHeld(request, run.refused);
     try {
       return await this.walk(run, request);
     } catch (error) {

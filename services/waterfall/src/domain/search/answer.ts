@@ -114,11 +114,16 @@ export function previewAnswer(request: SearchRequest, worstCase: number): Search
   };
 }
 
-/** No credit available at all: every step stops on the balance; nothing is held or charged. */
-export function nothingAvailable(request: SearchRequest): SearchAnswer {
+const NOTHING_HELD = {
+  insufficient_credits: 'the workspace has no credits available',
+  session_limit: "the caller's session is at its spending cap",
+} as const;
+
+/** Nothing could be held (no credit, or the session at its cap): every step stops so; nothing is charged. */
+export function nothingHeld(request: SearchRequest, outcome: keyof typeof NOTHING_HELD): SearchAnswer {
   const steps = request.chain.map((step) => {
     const record = newRecord(step, []);
-    stopped(record, 'insufficient_credits', 'the workspace has no credits available');
+    stopped(record, outcome, NOTHING_HELD[outcome]);
     return record;
   });
   return {
