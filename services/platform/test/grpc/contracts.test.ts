@@ -9,7 +9,7 @@ describe('what the client kit reads from the contracts', () => {
 
   test('only RPCs whose contract sets idempotency_level are retried; money-moving calls are not', () => {
     expect(idempotentMethodsOf(auth.AuthServiceService).sort()).toEqual(
-      ['getWorkspace', 'listKeys', 'resolveBearer', 'revokeKey'].sort(),
+      ['getWorkspace', 'listKeys', 'listMembers', 'resolveBearer', 'revokeKey'].sort(),
     );
     expect(idempotentMethodsOf(billing.BillingServiceService)).toContain('reserve');
     expect(idempotentMethodsOf(catalog.CatalogServiceService)).not.toContain('callTool');
