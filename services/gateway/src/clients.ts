@@ -1,5 +1,5 @@
 import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
-import { auth, billing, catalog, dataset, signin } from '@rde/proto';
+import { auth, billing, catalog, dataset, signin, waterfall } from '@rde/proto';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 
 /**
@@ -12,6 +12,7 @@ export interface Clients {
   readonly billing: ServiceClient<typeof billing.BillingServiceService>['rpc'];
   readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
+  readonly waterfall: ServiceClient<typeof waterfall.WaterfallServiceService>['rpc'];
   close(): void;
 }
 
@@ -29,6 +30,7 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
     billing: connect('billing', billing.BillingServiceService),
     catalog: connect('catalog', catalog.CatalogServiceService),
     dataset: connect('dataset', dataset.DatasetServiceService),
+    waterfall: connect('waterfall', waterfall.WaterfallServiceService),
     close: () => opened.forEach((client) => client.close()),
   };
 }

@@ -1,5 +1,7 @@
 import { grpcModule } from '@rde/platform';
 import { waterfall, protoFileOf } from '@rde/proto';
+import { Qualifier } from './app/qualify';
+import { qualifyHandlers } from './grpc/qualify-handlers';
 
 export const waterfallModule = grpcModule({
   name: 'waterfall',
@@ -12,7 +14,7 @@ export const waterfallModule = grpcModule({
         {
           fullName: 'rde.waterfall.v1.WaterfallService',
           definition: waterfall.WaterfallServiceService,
-          handlers: {},
+          handlers: { ...qualifyHandlers(new Qualifier(ctx.backends.clock)) },
           protoFile: protoFileOf('waterfall'),
         },
       ],

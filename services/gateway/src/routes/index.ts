@@ -9,6 +9,7 @@ import { integrationRoutes } from './integrations';
 import { inviteRoutes } from './invites';
 import { keyRoutes } from './keys';
 import { metaRoutes } from './meta';
+import { qualifyRoutes } from './qualify';
 import { toolsRoutes } from './tools';
 
 /** Route modules, grouped as the spec groups them; each declares its schemas beside its handlers. */
@@ -23,4 +24,5 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   inviteRoutes,
   feedbackRoutes,
   integrationRoutes,
+  qualifyRoutes,
 ];

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import type { GatewayDependencies } from '../../dependencies';
+import { qualifiedSchema, qualifyBody } from './schemas';
+
+interface QualifyBody {
+  job_spec: string;
+  candidates: unknown[];
+  min_score?: unknown;
+  allow_thin_profiles: boolean;
+}
+
+/** POST /qualify: scores candidates against a job spec (waterfall service, free). */
+export async function qualifyRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
+  app.post<{ Body: QualifyBody }>(
+    '/qualify',
+    { schema: { tags: ['qualify'], body: qualifyBody, response: { 200: qualifiedSchema } } },
+    async (request) => {
+      const { body, caller } = request;
+      const answer = await deps.clients.waterfall.qualify(
+        {
+          jobSpec: body.job_spec,
+          candidatesJson: Buffer.from(JSON.stringify(body.candidates)),
+          minScoreJson: body.min_score === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body.min_score)),
+          allowThinProfiles: body.allow_thin_profiles,
+        },
+        { caller },
+      );
+      return {
+        candidates: JSON.parse(Buffer.from(answer.candidatesJson).toString('utf8')) as object[],
+        _meta: { credits_charged: 0, scored_on: answer.scoredOn, thin_profiles: answer.thinProfiles },
+      };
+    },
+  );
+}
