@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { HealthProbe } from '../../services/platform/src/grpc/client';
 
 /**
  * Starts RDE the way a user or an SRE would: the real binary, as child processes. `all` is one
@@ -28,12 +29,20 @@ export interface RunningRde {
   readonly namespace: string;
   /** Runs `rde admin …` against this deployment; resolves with its stdout. */
   admin(args: string[]): Promise<string>;
-  /** Restarts a stopped module's process with the same configuration (distributed mode). */
+  /**
+   * Restarts a stopped module's process with the same configuration (distributed mode), then waits
+   * until the gateway is ready, or, for one replica of several, until that replica serves again.
+   */
   restartModule(module: string): Promise<void>;
   /** The Prometheus endpoint of the process running a module. */
   metricsUrlOf(module: string): string;
   /** The process running a module (every module shares one in `all` mode). */
   processOf(module: string): ChildProcess;
+  /**
+   * The names of a module's processes: `billing` alone, or `billing`, `billing/2`, … when it runs
+   * replicated. Each name works wherever a module name does (processOf, stopModule, restartModule).
+   */
+  replicasOf(module: string): string[];
   stopModule(module: string, signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
   logs(): string;
@@ -78,39 +87,63 @@ function productionEnv(): NodeJS.ProcessEnv {
   return {};
 }
 
+export interface StartOptions {
+  /** Processes per gRPC module in distributed mode (default 1), e.g. `{ billing: 2, catalog: 2 }`. */
+  readonly replicas?: Partial<Record<(typeof GRPC_SERVICES)[number], number>>;
+}
+
+/** `billing` for the first replica, `billing/2` for the second, … */
+const replicaName = (module: string, replica: number) => (replica === 1 ? module : `${module}/${replica}`);
+const moduleOf = (name: string) => name.split('/')[0];
+
 /** A start that failed because a port found free was bound by another process before RDE bound it. */
 class PortTaken extends Error {}
 
 /**
- * Starts RDE on ports found free. Every process must know every address before it starts
- * (distributed mode), so ports are chosen up front; another process on the machine may bind one
- * between the check and RDE's bind. Such a start fails with EADDRINUSE and is made again on fresh
- * ports, so a parallel test run never breaks this one.
+ * Starts RDE in this run's mode, or in `runMode` (a benchmark measures both in one run), on ports
+ * found free. Every process must know every address before it starts (distributed mode), so ports
+ * are chosen up front; another process on the machine may bind one between the check and RDE's
+ * bind. Such a start fails with EADDRINUSE and is made again on fresh ports, so a parallel test run
+ * never breaks this one.
  */
-/** Starts RDE in this run's mode, or in `runMode` (a benchmark measures both in one run). */
-export async function startRde(extraEnv: NodeJS.ProcessEnv = {}, runMode: Mode = mode): Promise<RunningRde> {
+export async function startRde(
+  extraEnv: NodeJS.ProcessEnv = {},
+  runMode: Mode = mode,
+  options: StartOptions = {},
+): Promise<RunningRde> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(extraEnv, runMode);
+      return await startOnce(extraEnv, runMode, options);
     } catch (error) {
       if (!(error instanceof PortTaken) || attempt === 3) throw error;
     }
   }
 }
 
-async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode): Promise<RunningRde> {
+async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: StartOptions): Promise<RunningRde> {
   const output: string[] = [];
   const children = new Map<string, ChildProcess>();
   /** Each process's metrics port, kept across a restart. */
   const metricsPorts = new Map<string, number>();
-  const launch = (target: string, env: NodeJS.ProcessEnv) => {
-    const metrics = { RDE_METRICS_PORT: String(metricsPorts.get(target)), RDE_METRICS_HOST: '127.0.0.1' };
+  /** Each replica's own env: the gRPC port it binds. */
+  const ownEnv = new Map<string, NodeJS.ProcessEnv>();
+  const launch = (name: string, env: NodeJS.ProcessEnv) => {
+    const target = moduleOf(name);
+    const metrics = { RDE_METRICS_PORT: String(metricsPorts.get(name)), RDE_METRICS_HOST: '127.0.0.1' };
     const child = spawn(process.execPath, [...NODE_FLAGS, BIN, 'start', `--target=${target}`], {
-      env: { ...inheritedEnv(runMode), RDE_LOG_LEVEL: 'warn', RDE_DRAIN_MS: '1500', ...metrics, ...env, ...extraEnv },
+      env: {
+        ...inheritedEnv(runMode),
+        RDE_LOG_LEVEL: 'warn',
+        RDE_DRAIN_MS: '1500',
+        ...metrics,
+        ...env,
+        ...ownEnv.get(name),
+        ...extraEnv,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.on('data', (chunk: Buffer) => output.push(`[${target}] ${chunk}`));
-    child.stderr!.on('data', (chunk: Buffer) => output.push(`[${target}] ${chunk}`));
+    child.stdout!.on('data', (chunk: Buffer) => output.push(`[${name}] ${chunk}`));
+    child.stderr!.on('data', (chunk: Buffer) => output.push(`[${name}] ${chunk}`));
     return child;
   };
   const gatewayPort = await freePort();
@@ -122,12 +155,23 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode): Promise<Ru
     RDE_SANDBOX_ADDR: `http://127.0.0.1:${sandboxPort}`,
     RDE_DEV_API_KEY: ownerKey,
   };
+  const replicas = new Map<string, string[]>();
   for (const service of GRPC_SERVICES) {
-    const port = await freePort();
-    shared[`RDE_${service.toUpperCase()}_PORT`] = String(port);
-    shared[`RDE_${service.toUpperCase()}_ADDR`] = `127.0.0.1:${port}`;
+    const count = runMode === 'distributed' ? (options.replicas?.[service] ?? 1) : 1;
+    const names: string[] = [];
+    const addresses: string[] = [];
+    for (let replica = 1; replica <= count; replica++) {
+      const port = await freePort();
+      names.push(replicaName(service, replica));
+      addresses.push(`127.0.0.1:${port}`);
+      ownEnv.set(replicaName(service, replica), { [`RDE_${service.toUpperCase()}_PORT`]: String(port) });
+    }
+    replicas.set(service, names);
+    // What a process of this module binds when it has no own port (all-in-one); every client gets the list.
+    shared[`RDE_${service.toUpperCase()}_PORT`] = ownEnv.get(service)![`RDE_${service.toUpperCase()}_PORT`];
+    shared[`RDE_${service.toUpperCase()}_ADDR`] = addresses.join(',');
   }
-  const targets = runMode === 'all' ? ['all'] : ['sandbox', ...SERVICES, 'gateway'];
+  const targets = runMode === 'all' ? ['all'] : ['sandbox', ...SERVICES.flatMap((s) => replicas.get(s)!), 'gateway'];
   const namespace = runMode === 'distributed' ? `e2e${Date.now()}_` : '';
   if (runMode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: namespace });
   for (const target of targets) metricsPorts.set(target, await freePort());
@@ -142,9 +186,12 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode): Promise<Ru
     restartModule: async (module) => {
       children.set(module, launch(module, shared));
       await waitUntil(async () => (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
+      const port = ownEnv.get(module)?.[`RDE_${moduleOf(module).toUpperCase()}_PORT`];
+      if (replicas.get(moduleOf(module))!.length > 1) await waitUntil(() => serving(`127.0.0.1:${port}`), 60_000);
     },
     metricsUrlOf: (module) => `http://127.0.0.1:${metricsPorts.get(runMode === 'all' ? 'all' : module)}/metrics`,
     processOf: (module) => children.get(runMode === 'all' ? 'all' : module)!,
+    replicasOf: (module) => replicas.get(module as (typeof GRPC_SERVICES)[number]) ?? [module],
     stopModule: (module, signal = 'SIGTERM') => stopChild(rde.processOf(module), signal),
     stop: async () => {
       await Promise.all([...children.values()].map((child) => stopChild(child, 'SIGTERM')));
@@ -161,6 +208,16 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode): Promise<Ru
     throw rde.logs().includes('EADDRINUSE') ? new PortTaken(failure) : new Error(failure);
   }
   return rde;
+}
+
+/** Whether the gRPC server at `address` answers its health check SERVING. */
+async function serving(address: string): Promise<boolean> {
+  const probe = new HealthProbe(address);
+  try {
+    return (await probe.check()) === 'SERVING';
+  } finally {
+    probe.close();
+  }
 }
 
 function runAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<string> {

@@ -1,7 +1,14 @@
 import { errors, type Clock, type Logger } from '@rde/platform';
-import { chargeKey, insufficientCreditsBody } from './domain/holds';
-import { FREE_GRANT, chargeEntry, freeGrantEntry, type Charge, type Settlement } from './domain/ledger';
-import { ownEntry, type AccountDocument, type AccountStore, type NewHold } from './store/accounts';
+import { insufficientCreditsBody } from './domain/holds';
+import { FREE_GRANT, freeGrantEntry } from './domain/ledger';
+import {
+  ownEntry,
+  type AccountDocument,
+  type AccountStore,
+  type AppliedCharge,
+  type HoldRecord,
+  type NewHold,
+} from './store/accounts';
 import type { LedgerStore } from './store/ledger';
 
 export type HoldRequest = Omit<NewHold, 'createdAt' | 'expiresAt'> & { ttlMs: number };
@@ -10,7 +17,7 @@ export type HoldRequest = Omit<NewHold, 'createdAt' | 'expiresAt'> & { ttlMs: nu
 const MAX_ROUNDS = 50;
 
 /** Re-reads and retries a guarded write until a round settles it (returns a value). */
-async function untilSettled<T>(what: string, round: () => Promise<T | undefined>): Promise<T> {
+export async function untilSettled<T>(what: string, round: () => Promise<T | undefined>): Promise<T> {
   for (let attempt = 1; attempt <= MAX_ROUNDS; attempt++) {
     const result = await round();
     if (result !== undefined) return result;
@@ -55,61 +62,24 @@ export class CreditBook {
     throw errors.paymentRequired(insufficientCreditsBody(request.amount, current.available));
   }
 
-  /** Per charge: ledger entry → account → balance on the entry; then the hold's release when final. */
-  async applySettlement(settlement: Settlement): Promise<void> {
-    for (const charge of settlement.charges) {
-      const entry = await this.ledger.insertOnce(chargeEntry(settlement, charge, this.clock.now()));
-      if (entry.workspace_id !== settlement.workspaceId) {
-        this.logger.error(
-          { chargeId: charge.id, settlement: settlement.id, owner: entry.workspace_id },
-          'charge id already belongs to another workspace; not applied',
-        );
-        continue;
-      }
-      const balanceAfter = await this.draw(settlement, charge);
-      await this.ledger.recordBalanceAfter(charge.id, balanceAfter);
-    }
-    if (settlement.final && settlement.holdId) await this.releaseHold(settlement.workspaceId, settlement.holdId);
-  }
-
   /**
-   * Applies a charge once and returns the balance right after it. The account is read before the
-   * ledger: a hold's applied charges reach the ledger before the hold is removed, so a charge that
-   * is in neither was never applied.
+   * Gives back what the holds did not draw, in one account update. Their applied charges (and
+   * `alsoRecord`, charges just drawn elsewhere) reach the ledger first, so an applied charge is
+   * always on an open hold, in late_charges, or on the ledger with its balance after.
    */
-  private draw(settlement: Settlement, charge: Charge): Promise<number> {
-    const key = chargeKey(charge.id);
-    return untilSettled(`charge ${charge.id}`, async () => {
-      const account = await this.account(settlement.workspaceId);
-      const hold = ownEntry(account.holds, settlement.holdId);
-      const recorded = (hold && ownEntry(hold.applied, key)) ?? ownEntry(account.late_charges, key);
-      if (recorded) return recorded.balance_after;
-      const written = await this.ledger.balanceAfter(charge.id);
-      if (written !== undefined) return written;
-      const drawn = hold
-        ? await this.accounts.drawOnHold(account, settlement.holdId, charge.id, charge.amount)
-        : await this.accounts.drawLate(account, charge.id, charge.amount);
-      if (!drawn) return undefined;
-      if (!hold) {
-        this.logger.warn(
-          { chargeId: charge.id, holdId: settlement.holdId, workspaceId: settlement.workspaceId },
-          'charge arrived after its hold was released; applied as a late charge',
-        );
-      }
-      return account.balance - charge.amount;
-    });
-  }
-
-  /** Gives back what the hold did not draw; its applied charges reach the ledger first. */
-  async releaseHold(workspaceId: string, holdId: string): Promise<void> {
-    await untilSettled(`release of hold ${holdId}`, async () => {
+  async releaseHolds(workspaceId: string, holdIds: string[], alsoRecord: AppliedCharge[] = []): Promise<void> {
+    await untilSettled(`release of ${holdIds.length} hold(s) of ${workspaceId}`, async () => {
       const account = await this.accounts.find(workspaceId);
-      const hold = account && ownEntry(account.holds, holdId);
-      if (!hold) return true;
-      for (const applied of Object.values(hold.applied)) {
-        await this.ledger.recordBalanceAfter(applied.charge_id, applied.balance_after);
-      }
-      return (await this.accounts.release(workspaceId, holdId, hold)) || undefined;
+      const open = [...new Set(holdIds)].flatMap((id) => {
+        const hold = account && ownEntry(account.holds, id);
+        return hold ? [[id, hold] as [string, HoldRecord]] : [];
+      });
+      await this.ledger.recordBalancesAfter([
+        ...alsoRecord,
+        ...open.flatMap(([, hold]) => Object.values(hold.applied)),
+      ]);
+      if (open.length === 0) return true;
+      return (await this.accounts.release(workspaceId, open)) || undefined;
     });
   }
 
@@ -118,15 +88,19 @@ export class CreditBook {
     const now = this.clock.now();
     let released = 0;
     for await (const account of this.accounts.withOpenHolds()) {
-      for (const [holdId, hold] of Object.entries(account.holds)) {
-        if (hold.expires_at > now) continue;
-        await this.releaseHold(account._id, holdId);
+      const expired = Object.entries(account.holds).filter(([, hold]) => hold.expires_at <= now);
+      if (expired.length === 0) continue;
+      await this.releaseHolds(
+        account._id,
+        expired.map(([holdId]) => holdId),
+      );
+      for (const [holdId, hold] of expired) {
         this.logger.info(
           { workspaceId: account._id, holdId, drawn: hold.drawn, amount: hold.amount },
           'expired hold released',
         );
-        released++;
       }
+      released += expired.length;
     }
     return released;
   }

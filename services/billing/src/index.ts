@@ -9,6 +9,7 @@ import { HoldReaper } from './jobs/hold-reaper';
 import { AccountStore, type AccountDocument } from './store/accounts';
 import type { LedgerEntry } from './domain/ledger';
 import { LedgerStore } from './store/ledger';
+import { Settlements } from './settlements';
 
 export const billingModule = grpcModule({
   name: 'billing',
@@ -24,7 +25,8 @@ export const billingModule = grpcModule({
     const accounts = new AccountStore(store.collection<AccountDocument>('accounts'));
     registerHoldMetrics(store.collection<AccountDocument>('accounts'), ctx.backends.clock);
     const book = new CreditBook(accounts, ledger, ctx.backends.clock, ctx.logger);
-    const consumer = new SettlementConsumer(bus, book, ctx.logger, {
+    const settlements = new Settlements(accounts, ledger, book, ctx.backends.clock, ctx.logger);
+    const consumer = new SettlementConsumer(bus, settlements, ctx.logger, {
       pauseAfterApplyMs: config.RDE_FAULT_PAUSE_AFTER_APPLY_MS,
     });
     const reaper = new HoldReaper(book, keyValue, ctx.logger, config.RDE_BILLING_REAPER_INTERVAL_MS);

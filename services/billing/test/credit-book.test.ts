@@ -1,6 +1,7 @@
 import { InMemoryDocumentStore, ManualClock, type Collection } from '@rde/platform';
 import { CreditBook } from '../src/credit-book';
 import { chargeEntry, type LedgerEntry, type Settlement } from '../src/domain/ledger';
+import { Settlements } from '../src/settlements';
 import { AccountStore, type AccountDocument } from '../src/store/accounts';
 import { LedgerStore } from '../src/store/ledger';
 import { testLogger } from './support';
@@ -24,6 +25,7 @@ describe('credit book crash windows', () => {
   let accounts: AccountStore;
   let ledger: LedgerStore;
   let book: CreditBook;
+  let settlements: Settlements;
   let ledgerCollection: Collection<LedgerEntry>;
 
   beforeEach(async () => {
@@ -33,6 +35,7 @@ describe('credit book crash windows', () => {
     accounts = new AccountStore(store.collection<AccountDocument>('accounts'));
     ledger = new LedgerStore(ledgerCollection);
     book = new CreditBook(accounts, ledger, clock, testLogger);
+    settlements = new Settlements(accounts, ledger, book, clock, testLogger);
     await book.reserve(workspaceId, {
       id: 'run_crash',
       amount: 10_000,
@@ -48,24 +51,26 @@ describe('credit book crash windows', () => {
   }
 
   test('drawn on the hold but not yet on the ledger, then the hold expired and was reaped: the replay bills nothing more', async () => {
-    await ledger.insertOnce(chargeEntry(settlement, charge, clock.now()));
-    expect(await accounts.drawOnHold((await accounts.find(workspaceId))!, 'run_crash', charge.id, charge.amount)).toBe(
-      true,
-    );
+    await ledger.insertNew([chargeEntry(settlement, charge, clock.now())]);
+    expect(
+      await accounts.draw((await accounts.find(workspaceId))!, [
+        { holdId: 'run_crash', chargeId: charge.id, amount: charge.amount },
+      ]),
+    ).toBeDefined();
     // killed here: the ledger entry has no balance_after yet
     clock.advance(61_000);
     expect(await book.releaseExpiredHolds()).toBe(1);
 
-    await book.applySettlement(settlement);
+    await settlements.apply([settlement]);
     expect(await money()).toEqual({ balance: 96_000, reserved: 0, available: 96_000, open_holds: 0 });
     expect(await ledgerCollection.countDocuments({ workspace_id: workspaceId })).toBe(2);
-    expect(await ledger.balanceAfter(charge.id)).toBe(96_000);
+    expect(await ledger.balancesAfter([charge.id])).toEqual(new Map([[charge.id, 96_000]]));
   });
 
   test('applied and recorded but the hold not released: the replay only releases it', async () => {
-    await book.applySettlement({ ...settlement, final: false });
-    await book.applySettlement(settlement);
-    await book.applySettlement(settlement);
+    await settlements.apply([{ ...settlement, final: false }]);
+    await settlements.apply([settlement]);
+    await settlements.apply([settlement]);
     expect(await money()).toEqual({ balance: 96_000, reserved: 0, available: 96_000, open_holds: 0 });
     expect(await ledgerCollection.countDocuments({ workspace_id: workspaceId })).toBe(2);
   });
@@ -73,7 +78,7 @@ describe('credit book crash windows', () => {
   test('a charge id whose entry another workspace wrote but has not applied yet (no balance_after) is not applied here', async () => {
     // The other workspace's consumer was killed after writing its entry: nothing here says "applied".
     await ledger.insertOnce(chargeEntry({ ...settlement, workspaceId: 'ws_first' }, charge, clock.now()));
-    await book.applySettlement(settlement);
+    await settlements.apply([settlement]);
     expect(await money()).toEqual({ balance: 100_000, reserved: 0, available: 100_000, open_holds: 0 });
     expect(await ledgerCollection.countDocuments({ workspace_id: workspaceId })).toBe(1); // the free grant only
     const theirs = await ledgerCollection.findOne({ _id: charge.id });
@@ -82,8 +87,46 @@ describe('credit book crash windows', () => {
   });
 
   test('a charge id another workspace already used is not applied here', async () => {
-    await book.applySettlement({ ...settlement, workspaceId: 'ws_first' });
-    await book.applySettlement(settlement);
+    await settlements.apply([{ ...settlement, workspaceId: 'ws_first' }]);
+    await settlements.apply([settlement]);
     expect(await money()).toEqual({ balance: 100_000, reserved: 0, available: 100_000, open_holds: 0 });
+  });
+
+  test('drawn on the account but killed before the ledger got the balance after: the replay records it, bills nothing more', async () => {
+    await ledger.insertNew([chargeEntry(settlement, charge, clock.now())]);
+    await accounts.draw((await accounts.find(workspaceId))!, [
+      { holdId: 'run_crash', chargeId: charge.id, amount: charge.amount },
+    ]);
+
+    await settlements.apply([settlement]);
+    expect(await money()).toEqual({ balance: 96_000, reserved: 0, available: 96_000, open_holds: 0 });
+    expect(await ledger.balancesAfter([charge.id])).toEqual(new Map([[charge.id, 96_000]]));
+  });
+
+  test('one batch: a settlement delivered twice, two charges on one hold and another workspace, each applied once in order', async () => {
+    const second = { ...charge, id: 'run_crash:1:0', amount: 7_000 };
+    const other: Settlement = {
+      ...settlement,
+      id: 's2',
+      workspaceId: 'ws_other',
+      holdId: '',
+      charges: [{ ...charge, id: 'other:0' }],
+    };
+
+    await settlements.apply([
+      { ...settlement, charges: [charge, second] },
+      other,
+      { ...settlement, charges: [charge, second] },
+    ]);
+
+    // 11 credits drawn on a hold of 10: the credit beyond the hold comes out of the balance too.
+    expect(await money()).toEqual({ balance: 89_000, reserved: 0, available: 89_000, open_holds: 0 });
+    expect(await ledger.balancesAfter([charge.id, second.id])).toEqual(
+      new Map([
+        [charge.id, 96_000],
+        [second.id, 89_000],
+      ]),
+    );
+    expect(await accounts.find('ws_other')).toMatchObject({ balance: 96_000, available: 96_000, reserved: 0 });
   });
 });

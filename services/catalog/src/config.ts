@@ -15,6 +15,8 @@ export function catalogConfig(variables: NodeJS.ProcessEnv, providers: readonly 
       RDE_CATALOG_HOLD_TTL_MS: env.milliseconds(15 * 60_000),
       /** The relay's safety-net poll: settlements are published right after their write. */
       RDE_CATALOG_OUTBOX_POLL_MS: env.milliseconds(2_000),
+      /** How long a provider invocation's answer is replayed to a retry of the same invocation id. */
+      RDE_CATALOG_INVOCATION_REPLAY_MS: env.milliseconds(15 * 60_000),
       RDE_RPC_DEADLINE_MS: env.milliseconds(10_000),
       /** The list price in cents per credit shown beside a method's credits (Starter's, rounded). */
       RDE_CATALOG_CENTS_PER_CREDIT: z.coerce.number().int().positive().default(10),

@@ -1,6 +1,7 @@
 import { grpcModule, OutboxRelay } from '@rde/platform';
 import { catalog, protoFileOf } from '@rde/proto';
 import { ToolCalls } from './app/tool-call';
+import { ProviderInvocations } from './app/invoke-provider';
 import { createCatalogClients } from './clients';
 import { catalogConfig } from './config';
 import { Catalog } from './domain/catalog';
@@ -10,6 +11,7 @@ import { CatalogViews } from './grpc/views';
 import { MeteredProviders } from './providers/metered';
 import { RestJsonProviders } from './providers/rest-json';
 import { PROVIDERS } from './providers';
+import { WATERFALLS } from './providers/waterfalls';
 import { RunRepository } from './store/runs';
 
 export const catalogModule = grpcModule({
@@ -37,7 +39,8 @@ export const catalogModule = grpcModule({
       timeoutMs: config.RDE_PROVIDER_TIMEOUT_MS,
       connections: config.RDE_PROVIDER_CONNECTIONS,
     });
-    const tools = new Catalog(PROVIDERS);
+    const tools = new Catalog(PROVIDERS, WATERFALLS);
+    const keyValue = await ctx.backends.keyValue('catalog');
     const resolver = new ParameterResolver();
     resolver.compileAll(PROVIDERS.flatMap((provider) => provider.methods));
     const toolCalls = new ToolCalls({
@@ -51,6 +54,13 @@ export const catalogModule = grpcModule({
       holdTtlMs: config.RDE_CATALOG_HOLD_TTL_MS,
       publishSettlement: (runId) => relay.relayDocument(runs.collection, runId),
     });
+    const invocations = new ProviderInvocations({
+      catalog: tools,
+      resolver,
+      providers,
+      keyValue,
+      replayTtlMs: config.RDE_CATALOG_INVOCATION_REPLAY_MS,
+    });
     return {
       services: [
         {
@@ -60,11 +70,12 @@ export const catalogModule = grpcModule({
             catalog: tools,
             views: new CatalogViews(PROVIDERS, config.RDE_CATALOG_CENTS_PER_CREDIT),
             toolCalls,
+            invocations,
           }),
           protoFile: protoFileOf('catalog'),
         },
       ],
-      healthy: async () => (await Promise.all([store.ping(), bus.ping()]), true),
+      healthy: async () => (await Promise.all([store.ping(), bus.ping(), keyValue.ping()]), true),
       startBackground: async () => relay.start(),
       close: async () => {
         await relay.stop();

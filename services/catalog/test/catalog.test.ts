@@ -1,5 +1,6 @@
 import { RdeError } from '@rde/platform';
 import { PROVIDERS } from '../src/providers';
+import { WATERFALLS } from '../src/providers/waterfalls';
 import { startCatalog, type CatalogUnderTest } from './support/catalog-under-test';
 
 describe('catalog service: tools and contracts', () => {
@@ -13,13 +14,41 @@ describe('catalog service: tools and contracts', () => {
 
   afterAll(() => catalogUnderTest?.stop());
 
-  test('every declared vendor is listed as a data-provider tool with its methods', async () => {
+  test('every declared vendor is listed as a data-provider tool with its methods, then the waterfalls', async () => {
     const { tools } = await client.listTools({ filter: '' });
-    expect(tools.map((tool) => tool.name)).toEqual(PROVIDERS.map((provider) => provider.tool));
-    for (const tool of tools) {
+    expect(tools.map((tool) => tool.name)).toEqual([
+      ...PROVIDERS.map((provider) => provider.tool),
+      ...WATERFALLS.map((waterfall) => waterfall.tool),
+    ]);
+    for (const tool of tools.slice(0, PROVIDERS.length)) {
       expect(tool.kind).toBe('data_provider');
       expect(tool.methods.length).toBeGreaterThan(0);
+      expect(tool.chain).toEqual([]);
     }
+  });
+
+  test('people_search is listed as a waterfall with its chain, and its steps carry their capabilities', async () => {
+    const { tools } = await client.listTools({ filter: 'waterfall' });
+    expect(tools).toEqual([
+      expect.objectContaining({
+        name: 'people_search',
+        kind: 'waterfall',
+        chain: ['pplgraph.search', 'prospectdb.search', 'webscout.search', 'linkscan.search'],
+      }),
+    ]);
+    const { steps } = await client.getWaterfall({ tool: 'people_search' });
+    expect(steps.map((step) => [step.tool, step.module, step.cost!.unit, step.maxRows])).toEqual([
+      ['pplgraph', 'people_database', 'record', 100],
+      ['prospectdb', 'people_database', 'hit', 25],
+      ['webscout', 'web_people_search', 'call', 10],
+      ['linkscan', 'linkedin_profile_search', 'call', 10],
+    ]);
+    const prospectdb = JSON.parse(steps[1].capabilitiesJson.toString('utf8'));
+    expect(prospectdb).toMatchObject({ location_tokens: 'metro_code', silently_ignores: ['min_experience_years'] });
+  });
+
+  test('GetWaterfall of a name that is not a waterfall is 404', async () => {
+    await expect(client.getWaterfall({ tool: 'pplgraph' })).rejects.toMatchObject({ httpStatus: 404 });
   });
 
   test('the filter narrows by module and by method name', async () => {

@@ -1,6 +1,5 @@
-import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
+import { clientSet, type AddressBook, type ServiceClient } from '@rde/platform';
 import { auth, billing, catalog, dataset, signin, waterfall } from '@rde/proto';
-import type { ServiceDefinition } from '@grpc/grpc-js';
 
 /**
  * One promise-wrapped gRPC client per downstream, addressed through the address book. Only the
@@ -17,20 +16,15 @@ export interface Clients {
 }
 
 export function createClients(addresses: AddressBook, deadlineMs: number): Clients {
-  const opened: { close(): void }[] = [];
-  // Which RPCs are retried is the contract's `idempotency_level`, read by the client kit.
-  const connect = <D extends ServiceDefinition>(service: string, definition: D) => {
-    const client = createClient(definition, { address: addresses.get(service), deadlineMs });
-    opened.push(client);
-    return client.rpc;
-  };
+  const { connect, close } = clientSet(addresses, deadlineMs);
   return {
     auth: connect('auth', auth.AuthServiceService),
     signin: connect('auth', signin.SignInServiceService),
     billing: connect('billing', billing.BillingServiceService),
     catalog: connect('catalog', catalog.CatalogServiceService),
     dataset: connect('dataset', dataset.DatasetServiceService),
+    // SearchPeople holds and spends credits: its contract does not mark it idempotent, so it is never retried.
     waterfall: connect('waterfall', waterfall.WaterfallServiceService),
-    close: () => opened.forEach((client) => client.close()),
+    close,
   };
 }

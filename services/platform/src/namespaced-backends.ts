@@ -1,5 +1,5 @@
 import type { Backends } from './backends';
-import type { Bus } from './ports/bus';
+import type { Bus, DeliveredMessage, SubscribeOptions } from './ports/bus';
 
 /**
  * Prefixes every database, topic, consumer group and key namespace, so several deployments (or
@@ -17,13 +17,18 @@ export function namespacedBackends(inner: Backends, prefix: string): Backends {
 }
 
 function prefixedBus(bus: Bus, prefix: string): Bus {
+  const prefixed = (options: SubscribeOptions) => ({
+    ...options,
+    topic: `${prefix}${options.topic}`,
+    group: `${prefix}${options.group}`,
+  });
+  const unprefixed = (message: DeliveredMessage) => ({ ...message, topic: message.topic.slice(prefix.length) });
   return {
     ensureTopics: (topics) => bus.ensureTopics(topics.map((spec) => ({ ...spec, topic: `${prefix}${spec.topic}` }))),
     publish: (topic, messages) => bus.publish(`${prefix}${topic}`, messages),
-    subscribe: (options, handler) =>
-      bus.subscribe({ ...options, topic: `${prefix}${options.topic}`, group: `${prefix}${options.group}` }, (message) =>
-        handler({ ...message, topic: message.topic.slice(prefix.length) }),
-      ),
+    subscribe: (options, handler) => bus.subscribe(prefixed(options), (message) => handler(unprefixed(message))),
+    subscribeBatches: (options, handler) =>
+      bus.subscribeBatches(prefixed(options), (messages) => handler(messages.map(unprefixed))),
     ping: () => bus.ping(),
     close: () => bus.close(),
   };

@@ -1,25 +1,60 @@
-import { grpcModule } from '@rde/platform';
+import { grpcModule, OutboxRelay } from '@rde/platform';
 import { waterfall, protoFileOf } from '@rde/proto';
 import { Qualifier } from './app/qualify';
-import { qualifyHandlers } from './grpc/qualify-handlers';
+import { BilledRuns } from './app/billed-run';
+import { PeopleSearch } from './app/search';
+import { createWaterfallClients } from './clients';
+import { waterfallConfig } from './config';
+import { waterfallHandlers } from './grpc/handlers';
+import { RunRepository } from './store/runs';
 
 export const waterfallModule = grpcModule({
   name: 'waterfall',
   defaultPort: 7104,
-  dependencies: [],
+  // Catalog calls the vendors, billing holds the credits, dataset keeps paid rows.
+  dependencies: ['catalog', 'billing', 'dataset'],
   async build(ctx) {
+    const config = waterfallConfig(ctx.env);
+    const clock = ctx.backends.clock;
     const store = await ctx.backends.documentStore('rde_waterfall');
+    const bus = await ctx.backends.bus('waterfall');
+    const runs = await RunRepository.open(store, clock);
+    const relay = new OutboxRelay({
+      collections: [runs.collection],
+      bus,
+      logger: ctx.logger,
+      pollIntervalMs: config.RDE_WATERFALL_OUTBOX_POLL_MS,
+    });
+    const clients = createWaterfallClients(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
+    const billedRuns = new BilledRuns({
+      runs,
+      clients,
+      clock,
+      logger: ctx.logger,
+      holdTtlMs: config.RDE_WATERFALL_HOLD_TTL_MS,
+      publishSettlement: (runId) => relay.relayDocument(runs.collection, runId),
+    });
+    const peopleSearch = new PeopleSearch({
+      clients,
+      billedRuns,
+      logger: ctx.logger,
+      stepDeadlineMs: config.RDE_WATERFALL_STEP_DEADLINE_MS,
+    });
     return {
       services: [
         {
           fullName: 'rde.waterfall.v1.WaterfallService',
           definition: waterfall.WaterfallServiceService,
-          handlers: { ...qualifyHandlers(new Qualifier(ctx.backends.clock)) },
+          handlers: waterfallHandlers({ peopleSearch, qualifier: new Qualifier(clock) }),
           protoFile: protoFileOf('waterfall'),
         },
       ],
-      healthy: async () => (await store.ping(), true),
-      close: async () => undefined,
+      healthy: async () => (await Promise.all([store.ping(), bus.ping()]), true),
+      startBackground: async () => relay.start(),
+      close: async () => {
+        await relay.stop();
+        clients.close();
+      },
     };
   },
 });

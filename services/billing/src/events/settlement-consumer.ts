@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bus, DeliveredMessage, Logger, Subscription } from '@rde/platform';
 import { billingEvents, topics } from '@rde/proto';
-import type { CreditBook } from '../credit-book';
 import { isMillicredits } from '../domain/credits';
 import { isHoldId } from '../domain/holds';
 import type { Charge, Settlement } from '../domain/ledger';
+import type { Settlements } from '../settlements';
 
 export const SETTLEMENTS_TOPIC = topics.SETTLEMENTS;
 export const CONSUMER_GROUP = 'billing';
@@ -15,22 +15,24 @@ export interface SettlementConsumerOptions {
 }
 
 /**
- * Applies each settlement through the credit book and resolves only then, so the bus commits the
- * offset after the work is done; a crash before that replays the message, which is then a no-op.
+ * Applies what each fetch delivered as one batch (Settlements) and resolves only then, so the bus
+ * commits the offsets after the work is done; a crash before that replays the batch, which then
+ * finds its work done.
  */
 export class SettlementConsumer {
   private subscription?: Subscription;
 
   constructor(
     private readonly bus: Bus,
-    private readonly book: CreditBook,
+    private readonly settlements: Settlements,
     private readonly logger: Logger,
     private readonly options: SettlementConsumerOptions,
   ) {}
 
   async start(): Promise<void> {
-    this.subscription = await this.bus.subscribe({ group: CONSUMER_GROUP, topic: SETTLEMENTS_TOPIC }, (message) =>
-      this.handle(message),
+    this.subscription = await this.bus.subscribeBatches(
+      { group: CONSUMER_GROUP, topic: SETTLEMENTS_TOPIC },
+      (messages) => this.handle(messages),
     );
   }
 
@@ -38,21 +40,17 @@ export class SettlementConsumer {
     await this.subscription?.stop();
   }
 
-  private async handle(message: DeliveredMessage): Promise<void> {
-    const settlement = this.decode(message);
+  private async handle(messages: DeliveredMessage[]): Promise<void> {
     // A message that can never be applied is logged and skipped: retrying it would stall the partition.
-    if (!settlement) return;
-    await this.book.applySettlement(settlement);
+    const settlements = messages.flatMap((message) => this.decode(message) ?? []);
+    await this.settlements.apply(settlements);
     if (this.options.pauseAfterApplyMs > 0) {
-      this.logger.warn(
-        {
-          settlement: settlement.id,
-          runId: settlement.runId,
-          offset: message.offset,
-          pauseMs: this.options.pauseAfterApplyMs,
-        },
-        'fault injection: settlement applied, pausing before the offset is committed',
-      );
+      for (const settlement of settlements) {
+        this.logger.warn(
+          { settlement: settlement.id, runId: settlement.runId, pauseMs: this.options.pauseAfterApplyMs },
+          'fault injection: settlement applied, pausing before the offset is committed',
+        );
+      }
       await sleep(this.options.pauseAfterApplyMs);
     }
   }

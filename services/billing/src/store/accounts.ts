@@ -41,6 +41,13 @@ export function ownEntry<V>(record: Record<string, V>, key: string): V | undefin
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
+/** One charge to draw: on its hold when that is open, else as a late charge. */
+export interface Draw {
+  holdId: string;
+  chargeId: string;
+  amount: number;
+}
+
 export interface NewHold {
   id: string;
   amount: number;
@@ -104,48 +111,56 @@ export class AccountStore {
   }
 
   /**
-   * Draws a charge on an open hold. Guarded by the balance and the hold's drawn amount as read
-   * (compare-and-set), so the balance after it, stored with the charge, is exact.
+   * Draws charges in one compare-and-set on the balance and on the drawn amount of each hold they
+   * draw on, so the balance after each one, stored with it, is exact. A charge whose hold is gone
+   * (released, expired) is a late charge. Returns what it recorded, or undefined when a guard failed.
    */
-  async drawOnHold(account: AccountDocument, holdId: string, chargeId: string, amount: number): Promise<boolean> {
-    const hold = ownEntry(account.holds, holdId);
-    if (!hold) return false;
-    const path = `holds.${holdId}`;
-    const key = `${path}.applied.${chargeKey(chargeId)}`;
-    const { fromHold, beyondHold } = splitCharge(amount, hold);
-    const balanceAfter = account.balance - amount;
-    const result = await this.collection.updateOne(
-      { _id: account._id, balance: account.balance, [`${path}.drawn`]: hold.drawn, [key]: { $exists: false } },
-      {
-        $set: { balance: balanceAfter, [key]: { charge_id: chargeId, balance_after: balanceAfter } },
-        $inc: { reserved: -fromHold, available: -beyondHold, [`${path}.drawn`]: amount },
-      },
-    );
-    return result.matched === 1;
+  async draw(account: AccountDocument, draws: Draw[]): Promise<AppliedCharge[] | undefined> {
+    const filter: Record<string, unknown> = { _id: account._id, balance: account.balance };
+    const $set: Record<string, unknown> = {};
+    const $inc: Record<string, number> = { reserved: 0, available: 0 };
+    const drawnSoFar = new Map<string, number>();
+    const recorded: AppliedCharge[] = [];
+    let balance = account.balance;
+    for (const { holdId, chargeId, amount } of draws) {
+      balance -= amount;
+      const record = { charge_id: chargeId, balance_after: balance };
+      recorded.push(record);
+      const hold = holdId ? ownEntry(account.holds, holdId) : undefined;
+      const key = hold ? `holds.${holdId}.applied.${chargeKey(chargeId)}` : `late_charges.${chargeKey(chargeId)}`;
+      filter[key] = { $exists: false };
+      $set[key] = record;
+      if (!hold) {
+        $inc.available -= amount;
+        continue;
+      }
+      const drawn = drawnSoFar.get(holdId) ?? hold.drawn;
+      const { fromHold, beyondHold } = splitCharge(amount, { amount: hold.amount, drawn });
+      filter[`holds.${holdId}.drawn`] = hold.drawn;
+      $inc.reserved -= fromHold;
+      $inc.available -= beyondHold;
+      $inc[`holds.${holdId}.drawn`] = drawn + amount - hold.drawn;
+      drawnSoFar.set(holdId, drawn + amount);
+    }
+    $set.balance = balance;
+    const result = await this.collection.updateOne(filter, { $set, $inc });
+    return result.matched === 1 ? recorded : undefined;
   }
 
-  /** Applies a charge whose hold is gone, once per charge id. */
-  async drawLate(account: AccountDocument, chargeId: string, amount: number): Promise<boolean> {
-    const key = `late_charges.${chargeKey(chargeId)}`;
-    const balanceAfter = account.balance - amount;
-    const result = await this.collection.updateOne(
-      { _id: account._id, balance: account.balance, [key]: { $exists: false } },
-      {
-        $set: { balance: balanceAfter, [key]: { charge_id: chargeId, balance_after: balanceAfter } },
-        $inc: { available: -amount },
-      },
-    );
-    return result.matched === 1;
-  }
-
-  /** Removes the hold and gives back what it did not draw, if it is still as read. */
-  async release(workspaceId: string, holdId: string, hold: HoldRecord): Promise<boolean> {
-    const path = `holds.${holdId}`;
-    const rest = holdRemaining(hold);
-    const result = await this.collection.updateOne(
-      { _id: workspaceId, [`${path}.drawn`]: hold.drawn },
-      { $inc: { reserved: -rest, available: rest, open_holds: -1 }, $unset: { [path]: '' } },
-    );
+  /** Removes the holds and gives back what they did not draw, if each is still as read. */
+  async release(workspaceId: string, holds: [string, HoldRecord][]): Promise<boolean> {
+    const filter: Record<string, unknown> = { _id: workspaceId };
+    const $unset: Record<string, ''> = {};
+    let rest = 0;
+    for (const [holdId, hold] of holds) {
+      filter[`holds.${holdId}.drawn`] = hold.drawn;
+      $unset[`holds.${holdId}`] = '';
+      rest += holdRemaining(hold);
+    }
+    const result = await this.collection.updateOne(filter, {
+      $inc: { reserved: -rest, available: rest, open_holds: -holds.length },
+      $unset,
+    });
     return result.matched === 1;
   }
 

@@ -1,5 +1,6 @@
 import { DuplicateKeyError, type Collection } from '@rde/platform';
 import type { LedgerEntry } from '../domain/ledger';
+import type { AppliedCharge } from './accounts';
 
 /** Oldest first; the id breaks ties between entries of one millisecond. */
 const OLDEST_FIRST = { created_at: 1, _id: 1 } as const;
@@ -25,16 +26,31 @@ export class LedgerStore {
     }
   }
 
-  /** Sets the balance after an applied entry; the first value written stays. */
-  async recordBalanceAfter(id: string, balanceAfter: number): Promise<void> {
-    await this.collection.updateOne(
-      { _id: id, balance_after: { $exists: false } },
-      { $set: { balance_after: balanceAfter } },
+  /**
+   * Writes the entries not there yet in one unordered bulk insert; a duplicate charge id is a
+   * replay (or a charge id taken by another workspace), not an error. Returns the entries that were
+   * already stored, as stored.
+   */
+  async insertNew(entries: LedgerEntry[]): Promise<LedgerEntry[]> {
+    const { duplicates } = await this.collection.insertMany(entries);
+    return duplicates.length === 0 ? [] : this.collection.find({ _id: { $in: duplicates } });
+  }
+
+  /** Sets each applied entry's balance after it, in one bulk write; the first value written stays. */
+  async recordBalancesAfter(applied: AppliedCharge[]): Promise<void> {
+    await this.collection.updateEach(
+      applied.map(({ charge_id, balance_after }) => ({
+        filter: { _id: charge_id, balance_after: { $exists: false } },
+        update: { $set: { balance_after } },
+      })),
     );
   }
 
-  async balanceAfter(id: string): Promise<number | undefined> {
-    return (await this.collection.findOne({ _id: id }))?.balance_after;
+  /** The balance after each of these entries, for those that have one (they were applied). */
+  async balancesAfter(ids: string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const entries = await this.collection.find({ _id: { $in: ids }, balance_after: { $exists: true } });
+    return new Map(entries.map((entry) => [entry._id, entry.balance_after!]));
   }
 
   page(workspaceId: string, offset: number, limit: number): Promise<LedgerEntry[]> {

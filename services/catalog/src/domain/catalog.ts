@@ -1,8 +1,10 @@
 import { errors } from '@rde/platform';
-import type { MethodDeclaration, ProviderDeclaration } from '../providers/declaration';
+import type { MethodDeclaration, ProviderDeclaration, WaterfallDeclaration } from '../providers/declaration';
 
-/** Every declared provider is sold as a tool of this kind (waterfalls join the catalog later). */
+/** Every declared provider is sold as a tool of this kind. */
 export const DATA_PROVIDER_KIND = 'data_provider';
+/** A chain of providers sold as one tool. */
+export const WATERFALL_KIND = 'waterfall';
 
 /** A tool with the methods a listing shows. */
 export interface ToolEntry {
@@ -23,9 +25,36 @@ export function qualifiedName({ provider, method }: ResolvedMethod): string {
 /** The tools and methods built from the provider declarations, looked up by name. */
 export class Catalog {
   private readonly byTool: ReadonlyMap<string, ProviderDeclaration>;
+  private readonly waterfallByTool: ReadonlyMap<string, WaterfallDeclaration>;
 
-  constructor(readonly providers: readonly ProviderDeclaration[]) {
+  constructor(
+    readonly providers: readonly ProviderDeclaration[],
+    readonly waterfalls: readonly WaterfallDeclaration[] = [],
+  ) {
     this.byTool = new Map(providers.map((provider) => [provider.tool, provider]));
+    this.waterfallByTool = new Map(waterfalls.map((waterfall) => [waterfall.tool, waterfall]));
+    for (const waterfall of waterfalls) waterfall.chain.forEach((step) => this.step(step));
+  }
+
+  /** Waterfalls whose name, kind, module or chain matches the filter (case-insensitive). */
+  listWaterfalls(filter: string): WaterfallDeclaration[] {
+    const needle = filter.trim().toLowerCase();
+    return this.waterfalls.filter((waterfall) =>
+      [waterfall.tool, WATERFALL_KIND, waterfall.module, ...waterfall.chain].some((text) =>
+        text.toLowerCase().includes(needle),
+      ),
+    );
+  }
+
+  /** A waterfall by name, or undefined when the name is not one. */
+  findWaterfall(name: string): WaterfallDeclaration | undefined {
+    return this.waterfallByTool.get(name);
+  }
+
+  /** A waterfall step `<tool>.<method>` resolved; a declaration naming an unknown method stops the service at start. */
+  step(qualified: string): ResolvedMethod {
+    const [tool, method] = qualified.split('.');
+    return this.method(tool, method);
   }
 
   /**
@@ -45,7 +74,7 @@ export class Catalog {
   }
 
   has(name: string): boolean {
-    return this.byTool.has(name);
+    return this.byTool.has(name) || this.waterfallByTool.has(name);
   }
 
   /** A tool by name; 404 when unknown. */

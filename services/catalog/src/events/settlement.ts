@@ -1,5 +1,4 @@
-import type { NewOutboxEvent } from '@rde/platform';
-import { billingEvents, topics } from '@rde/proto';
+import { finalSettlementEvent, type NewOutboxEvent } from '@rde/platform';
 import { settlementIdOf } from '../domain/ids';
 import type { RunCharge } from '../store/runs';
 
@@ -13,26 +12,7 @@ export interface SettlementOf {
   readonly createdAtMs: number;
 }
 
-/**
- * The final settlement of a tool call (hold id = run id): the charges to apply and the release of
- * the rest of the hold. Keyed by workspace so a workspace's settlements stay ordered.
- */
+/** The final settlement of a tool call (hold id = run id): the charges and the release of the rest. */
 export function settlementEvent(settlement: SettlementOf): NewOutboxEvent {
-  const id = settlementIdOf(settlement.runId);
-  const value = billingEvents.Settlement.encode({
-    settlementId: id,
-    workspaceId: settlement.workspaceId,
-    holdId: settlement.runId,
-    runId: settlement.runId,
-    charges: settlement.charges.map((charge) => ({
-      chargeId: charge.charge_id,
-      amount: { millicredits: charge.millicredits },
-      description: settlement.description,
-      userId: settlement.userId,
-      sessionId: settlement.sessionId,
-    })),
-    final: true,
-    createdAtMs: settlement.createdAtMs,
-  }).finish();
-  return { id, topic: topics.SETTLEMENTS, key: settlement.workspaceId, value };
+  return finalSettlementEvent({ ...settlement, settlementId: settlementIdOf(settlement.runId) });
 }

@@ -4,12 +4,14 @@ import type { Catalog } from '../domain/catalog';
 import type { JsonObject } from '../domain/parameters';
 import { isObject } from '../domain/rows';
 import type { ToolCalls } from '../app/tool-call';
+import type { ProviderInvocations } from '../app/invoke-provider';
 import { metaView, type CatalogViews } from './views';
 
 export interface CatalogHandlerDependencies {
   readonly catalog: Catalog;
   readonly views: CatalogViews;
   readonly toolCalls: ToolCalls;
+  readonly invocations: ProviderInvocations;
 }
 
 /** Translates the CatalogService RPCs to the catalog and the tool calls, and back. */
@@ -17,10 +19,17 @@ export function catalogHandlers(deps: CatalogHandlerDependencies): Handlers<type
   const { catalog: tools, views } = deps;
   return {
     async listTools({ filter }) {
-      return { tools: tools.list(filter).map(({ provider, methods }) => views.tool(provider, methods)) };
+      return {
+        tools: [
+          ...tools.list(filter).map(({ provider, methods }) => views.tool(provider, methods)),
+          ...tools.listWaterfalls(filter).map((waterfall) => views.waterfall(waterfall)),
+        ],
+      };
     },
 
     async getTool({ tool }) {
+      const waterfall = tools.findWaterfall(tool);
+      if (waterfall) return { tool: views.waterfall(waterfall), resolvedMethod: '' };
       const flat = tools.has(tool) ? undefined : tools.resolveFlatName(tool);
       if (flat) {
         return { tool: views.tool(flat.provider, [flat.method]), resolvedMethod: flat.method.name };
@@ -52,6 +61,24 @@ export function catalogHandlers(deps: CatalogHandlerDependencies): Handlers<type
         caller,
       );
       return { resultJson: Buffer.from(JSON.stringify(result)), meta: metaView(meta) };
+    },
+
+    async invokeProvider(request) {
+      return deps.invocations.invoke({
+        tool: request.tool,
+        method: request.method,
+        payload: (jsonField(request.payloadJson, 'payload', 'object') as JsonObject | undefined) ?? {},
+        invocationId: request.invocationId,
+      });
+    },
+
+    async getWaterfall({ tool }) {
+      const waterfall = tools.findWaterfall(tool);
+      if (!waterfall) throw errors.notFound(`unknown waterfall: ${tool}`);
+      return {
+        tool: views.waterfall(waterfall),
+        steps: waterfall.chain.map((step) => views.chainStep(tools.step(step))),
+      };
     },
   };
 }

@@ -1,8 +1,8 @@
 import { catalog } from '@rde/proto';
-import { DATA_PROVIDER_KIND } from '../domain/catalog';
+import { DATA_PROVIDER_KIND, WATERFALL_KIND, type ResolvedMethod } from '../domain/catalog';
 import { payloadSchemaOf } from '../domain/parameters';
 import { formatCredits, formatUsd } from '../domain/pricing';
-import type { MethodDeclaration, ProviderDeclaration } from '../providers/declaration';
+import type { MethodDeclaration, ProviderDeclaration, WaterfallDeclaration } from '../providers/declaration';
 import type { CallMeta } from '../app/tool-call';
 
 /**
@@ -26,6 +26,32 @@ export class CatalogViews {
       module: provider.module,
       description: provider.description,
       methods: methods.map((method) => this.method(method)),
+      chain: [],
+    };
+  }
+
+  /** A waterfall as a tool: no methods of its own, its chain of provider methods. */
+  waterfall(waterfall: WaterfallDeclaration): catalog.Tool {
+    return {
+      name: waterfall.tool,
+      kind: WATERFALL_KIND,
+      module: waterfall.module,
+      description: waterfall.description,
+      methods: [],
+      chain: [...waterfall.chain],
+    };
+  }
+
+  /** One step of a waterfall with what the walker needs to decide it: capabilities, cost, page size. */
+  chainStep({ provider, method }: ResolvedMethod): catalog.ChainStep {
+    const view = this.method(method);
+    return {
+      tool: provider.tool,
+      method: method.name,
+      module: provider.module,
+      capabilitiesJson: view.capabilitiesJson,
+      cost: view.cost,
+      maxRows: method.rows?.maxCount ?? 0,
     };
   }
 

@@ -85,6 +85,43 @@ export interface MethodDeclaration {
   readonly missOn404?: boolean;
   /** Only on methods that read a provider account's balance or usage. */
   readonly access?: 'own_key_required' | 'unavailable';
-  /** What the vendor can express (search filters, batch size, async jobs), shown in the contract. */
+  /**
+   * What the vendor can express (search filters, batch size, async jobs), shown in the contract and
+   * read by the waterfalls to decide every step from data, never from a vendor's name.
+   */
   readonly capabilities?: Readonly<Record<string, unknown>>;
+  /** How a row of this method reads as a person, for callers that walk people across vendors. */
+  readonly person?: PersonMapping;
+}
+
+/** A path into a row, e.g. `['company', 'name']`. */
+export type FieldPath = readonly string[];
+
+/**
+ * Where a person's fields sit in one vendor row. `titleLine` is for vendors whose rows are one
+ * unstructured line (`Name - Title - Employer | LinkedIn`) and a snippet (`City, Region · …`).
+ */
+export interface PersonMapping {
+  readonly name?: FieldPath;
+  readonly title?: FieldPath;
+  readonly company?: FieldPath;
+  /** A domain or website URL of the employer. */
+  readonly companyDomain?: FieldPath;
+  readonly linkedinUrl?: FieldPath;
+  readonly location?: FieldPath;
+  readonly seniority?: FieldPath;
+  readonly workHistory?: { readonly path: FieldPath; readonly company: FieldPath; readonly title: FieldPath };
+  readonly titleLine?: { readonly path: FieldPath; readonly snippet: FieldPath };
+}
+
+/**
+ * A waterfall sold as one tool: an ordered chain of provider methods. The waterfall service walks
+ * it; the catalog only declares and lists it.
+ */
+export interface WaterfallDeclaration {
+  readonly tool: string;
+  readonly module: string;
+  readonly description: string;
+  /** `<tool>.<method>` of each step, in walking order. */
+  readonly chain: readonly string[];
 }

@@ -43,7 +43,16 @@ export const linkscan: ProviderDeclaration = {
         company_match: 'loose',
         max_results: MAX_COUNT,
         verification_required: true,
+        verification_reason: 'LinkedIn profile search rows come from a stale index: confirm the current employer',
+        company_anchor: { to: 'company', as: 'first' },
+        bind: {
+          titles: { to: 'title', as: 'first' },
+          locations: { to: 'location', as: 'first' },
+          keywords: { to: 'keywords', as: 'text' },
+        },
+        paging: { style: 'offset', size: 'count', offset: 'start' },
       },
+      person: { titleLine: { path: ['title'], snippet: ['snippet'] }, linkedinUrl: ['link'] },
     },
   ],
 };

@@ -10,6 +10,7 @@ import { inviteRoutes } from './invites';
 import { keyRoutes } from './keys';
 import { metaRoutes } from './meta';
 import { qualifyRoutes } from './qualify';
+import { searchRoutes } from './search';
 import { toolsRoutes } from './tools';
 
 /** Route modules, grouped as the spec groups them; each declares its schemas beside its handlers. */
@@ -24,5 +25,6 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   inviteRoutes,
   feedbackRoutes,
   integrationRoutes,
+  searchRoutes,
   qualifyRoutes,
 ];

@@ -6,6 +6,7 @@ import {
   type ServiceDefinition,
   type ServiceError,
 } from '@grpc/grpc-js';
+import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { service as healthService } from 'grpc-health-check';
 import { idempotentMethodsOf, serviceNameOf } from './contracts';
@@ -31,6 +32,7 @@ export type PromiseClient<D extends ServiceDefinition> = {
 };
 
 export interface ClientOptions<D extends ServiceDefinition> {
+  /** One `host:port`, or a comma-separated list of replicas' `ip:port` (see `channelTarget`). */
   readonly address: string;
   /** Every call gets a deadline; this is the default. */
   readonly deadlineMs: number;
@@ -50,9 +52,9 @@ export function createClient<D extends ServiceDefinition>(definition: D, options
   const serviceName = serviceNameOf(definition);
   const idempotent = options.idempotent ?? idempotentMethodsOf(definition);
   const Constructor = makeGenericClientConstructor(definition, serviceName);
-  const client = new Constructor(options.address, credentials.createInsecure(), {
-    'grpc.service_config': JSON.stringify(retryConfig(definition, serviceName, idempotent)),
-    'grpc.enable_retries': 1,
+  const client = new Constructor(channelTarget(options.address), credentials.createInsecure(), {
+    ...REPLICA_CHANNEL_OPTIONS,
+    'grpc.service_config': JSON.stringify({ ...ROUND_ROBIN, ...retryConfig(definition, serviceName, idempotent) }),
   });
   const rpc = {} as Record<string, unknown>;
   for (const [method, { responseStream }] of Object.entries(definition)) {
@@ -101,7 +103,41 @@ async function* streamingCall(client: Client, method: string, request: unknown, 
   }
 }
 
-/** grpc-js retries natively from the service config; only idempotent methods get a policy. */
+/**
+ * The channel target for a service's address. Replicas are reached the way a Kubernetes headless
+ * Service offers them: one DNS name that resolves to every replica (`billing:7102`), or, where no
+ * such name exists (tests, a static setup), a comma-separated list of `ip:port`. grpc-js resolves
+ * a list only from IP literals, so a list of names is refused here rather than at the first call.
+ */
+export function channelTarget(address: string): string {
+  const replicas = address.split(',').map((replica) => replica.trim());
+  if (replicas.length === 1) return replicas[0];
+  const families = new Set(replicas.map((replica) => isIP(replica.replace(/^\[|\]?:\d+$/g, ''))));
+  if (families.size !== 1 || families.has(0)) {
+    throw new Error(`${address}: a list of replicas must be ip:port of one IP family; use one DNS name for names`);
+  }
+  return `${families.has(6) ? 'ipv6' : 'ipv4'}:${replicas.join(',')}`;
+}
+
+/** Spread calls over every ready replica (grpc-js' default, pick_first, uses one). */
+const ROUND_ROBIN = { loadBalancingConfig: [{ round_robin: {} }] };
+
+/** The longest a client takes to retry connecting to a replica that went away. */
+export const RECONNECT_BACKOFF_MAX_MS = 1_000;
+
+const REPLICA_CHANNEL_OPTIONS = {
+  'grpc.enable_retries': 1,
+  // A restarted replica is back in rotation within a second of listening again (grpc-js' default
+  // backoff grows to two minutes, leaving the other replica alone with the load for that long).
+  'grpc.initial_reconnect_backoff_ms': 200,
+  'grpc.max_reconnect_backoff_ms': RECONNECT_BACKOFF_MAX_MS,
+};
+
+/**
+ * grpc-js retries natively from the service config; only idempotent methods get a policy. A call
+ * that fails UNAVAILABLE on a replica that died is retried, and round_robin sends the retry to a
+ * replica that is still ready.
+ */
 function retryConfig<D extends ServiceDefinition>(
   definition: D,
   serviceName: string,
@@ -130,7 +166,10 @@ function retryConfig<D extends ServiceDefinition>(
 
 export type ServingStatus = 'SERVING' | 'NOT_SERVING' | 'UNKNOWN' | 'UNREACHABLE';
 
-/** Asks a server's standard health service; an unreachable server answers UNREACHABLE. */
+/**
+ * Asks a server's standard health service; an unreachable server answers UNREACHABLE. Over
+ * replicas, each check goes to the next ready one: the service answers while any replica does.
+ */
 export class HealthProbe {
   private readonly client: Client;
 
@@ -139,7 +178,10 @@ export class HealthProbe {
       healthService as unknown as ServiceDefinition,
       'grpc.health.v1.Health',
     );
-    this.client = new Constructor(address, credentials.createInsecure());
+    this.client = new Constructor(channelTarget(address), credentials.createInsecure(), {
+      ...REPLICA_CHANNEL_OPTIONS,
+      'grpc.service_config': JSON.stringify(ROUND_ROBIN),
+    });
   }
 
   check(deadlineMs = 1_000, service = ''): Promise<ServingStatus> {

@@ -3,4 +3,5 @@ export * from './status-codec';
 export * from './server';
 export * from './client';
 export * from './types';
+export * from './client-set';
 export * from './contracts';

@@ -18,6 +18,9 @@ export interface DeliveredMessage extends BusMessage {
 
 export type MessageHandler = (message: DeliveredMessage) => Promise<void>;
 
+/** What the broker delivered in one fetch: messages of one partition, in offset order, never empty. */
+export type BatchHandler = (messages: DeliveredMessage[]) => Promise<void>;
+
 export interface Subscription {
   /** Stops consuming; offsets of fully handled messages are committed. */
   stop(): Promise<void>;
@@ -44,6 +47,12 @@ export interface Bus {
   publish(topic: string, messages: BusMessage[]): Promise<void>;
   /** The offset of a message is committed only after `handler` resolves. */
   subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription>;
+  /**
+   * The same contract a batch at a time, for consumers that write what a batch carries in a few
+   * bulk writes: the batch's offsets are committed only after `handler` resolves, and a batch that
+   * fails is retried whole (its handler must be idempotent for every message in it).
+   */
+  subscribeBatches(options: SubscribeOptions, handler: BatchHandler): Promise<Subscription>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

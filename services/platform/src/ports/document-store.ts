@@ -73,6 +73,11 @@ export interface Collection<T extends Document = Document> {
   /** Atomically updates one document and returns it as it is after the update, or null when none matched. */
   findOneAndUpdate(filter: Filter, update: Update, options?: { upsert?: boolean; sort?: SortSpec }): Promise<T | null>;
   updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
+  /**
+   * Runs each conditional single-document update on its own, in one round trip, in no promised
+   * order (a bulk of independent writes, e.g. one value per ledger entry); returns how many matched.
+   */
+  updateEach(updates: { filter: Filter; update: Update }[]): Promise<number>;
   deleteOne(filter: Filter): Promise<number>;
   deleteMany(filter: Filter): Promise<number>;
   countDocuments(filter?: Filter): Promise<number>;

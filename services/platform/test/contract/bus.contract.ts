@@ -144,5 +144,54 @@ export function describeBusContract(name: string, fixture: () => Promise<BusFixt
       expect(await effects.deliveries()).toEqual(['charge-1', 'charge-1']);
       expect(await effects.effects()).toEqual(['charge-1']);
     });
+
+    it('hands a batch handler every message once, in order, each batch from one partition', async () => {
+      const topic = uniqueName('topic');
+      const batches: DeliveredMessage[][] = [];
+      const subscription = await bus.subscribeBatches({ topic, group: uniqueName('group') }, async (messages) => {
+        batches.push(messages);
+      });
+      const published = Array.from({ length: 30 }, (_, i) => `m${i}`);
+
+      await bus.publish(
+        topic,
+        published.map((text) => ({ key: 'ws', value: bytes(text) })),
+      );
+
+      await waitUntil(() => batches.flat().length >= published.length);
+      expect(batches.flat().map((message) => message.value.toString())).toEqual(published);
+      for (const batch of batches) {
+        expect(batch.length).toBeGreaterThan(0);
+        expect(new Set(batch.map((message) => message.partition)).size).toBe(1);
+      }
+      await subscription.stop();
+    });
+
+    it('retries a failing batch whole and commits it only once handled', async () => {
+      const topic = uniqueName('topic');
+      const group = uniqueName('group');
+      const attempts: string[][] = [];
+      const before = await bus.subscribeBatches({ topic, group }, async (messages) => {
+        attempts.push(messages.map((message) => message.value.toString()));
+        if (attempts.length === 1) throw new Error('store briefly down');
+      });
+      await bus.publish(topic, [
+        { key: 'ws', value: bytes('m1') },
+        { key: 'ws', value: bytes('m2') },
+      ]);
+      await waitUntil(() => ['m1', 'm2'].every((text) => attempts.slice(1).flat().includes(text)));
+      await before.stop();
+      expect(attempts[1]![0]).toBe(attempts[0]![0]); // the failed batch came back from its start
+
+      await bus.publish(topic, [{ key: 'ws', value: bytes('m3') }]);
+      const resumed: string[] = [];
+      const after = await bus.subscribeBatches({ topic, group }, async (messages) => {
+        resumed.push(...messages.map((message) => message.value.toString()));
+      });
+      await waitUntil(() => resumed.length >= 1);
+      await sleep(1_000); // nothing else may follow
+      expect(resumed).toEqual(['m3']);
+      await after.stop();
+    });
   });
 }

@@ -205,6 +205,24 @@ export function describeDocumentStoreContract(
       expect(streamed).toEqual(Array.from({ length: total }, (_, i) => i));
     });
 
+    it('runs each update of a bulk on its own document with its own guard', async () => {
+      for (const id of ['a', 'b', 'c']) await accounts.insertOne({ _id: id, balance: 0 });
+
+      const matched = await accounts.updateEach([
+        { filter: { _id: 'a', balance: 0 }, update: { $set: { balance: 1 } } },
+        { filter: { _id: 'b', balance: 5 }, update: { $set: { balance: 2 } } }, // its guard fails
+        { filter: { _id: 'c', balance: { $exists: true } }, update: { $inc: { balance: 3 } } },
+      ]);
+
+      expect(matched).toBe(2);
+      expect(await accounts.find({}, { sort: { _id: 1 } })).toEqual([
+        { _id: 'a', balance: 1 },
+        { _id: 'b', balance: 0 },
+        { _id: 'c', balance: 3 },
+      ]);
+      expect(await accounts.updateEach([])).toBe(0);
+    });
+
     it('counts, updates many and deletes', async () => {
       for (const id of ['a', 'b', 'c', 'd']) await accounts.insertOne({ _id: id, balance: id < 'c' ? 0 : 1 });
 

@@ -113,6 +113,7 @@ function toolHeader(tool: catalog.Tool) {
     module: tool.module,
     description: tool.description,
     method_count: tool.methods.length,
+    ...(tool.chain.length > 0 && { chain: tool.chain }),
   };
 }
 

@@ -63,6 +63,11 @@ const toolHeader = {
   module: { type: 'string' },
   description: { type: 'string' },
   method_count: { type: 'integer' },
+  chain: {
+    type: 'array',
+    items: { type: 'string' },
+    description: 'a waterfall only: its steps in walking order, as `<tool>.<method>`',
+  },
 } as const;
 
 const methodSummary = {

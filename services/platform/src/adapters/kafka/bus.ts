@@ -3,7 +3,7 @@ import {
   Partitioners,
   type Admin,
   type Consumer,
-  type EachMessagePayload,
+  type EachBatchPayload,
   type IHeaders,
   type KafkaMessage,
   type Producer,
@@ -11,6 +11,7 @@ import {
 import type { Logger } from '../../logger';
 import type {
   Bus,
+  BatchHandler,
   BusMessage,
   DeliveredMessage,
   MessageHandler,
@@ -83,7 +84,20 @@ export class KafkaBus implements Bus {
     });
   }
 
-  async subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription> {
+  /** A batch of one: kafkajs' eachBatch, with each message handled and committed on its own. */
+  subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription> {
+    return this.subscribeInBatchesOf(1, options, ([message]) => handler(message!));
+  }
+
+  subscribeBatches(options: SubscribeOptions, handler: BatchHandler): Promise<Subscription> {
+    return this.subscribeInBatchesOf(Infinity, options, handler);
+  }
+
+  private async subscribeInBatchesOf(
+    size: number,
+    options: SubscribeOptions,
+    handler: BatchHandler,
+  ): Promise<Subscription> {
     await this.ensureTopic(options.topic);
     const consumer = this.kafka.consumer({
       groupId: options.group,
@@ -93,12 +107,16 @@ export class KafkaBus implements Bus {
       maxWaitTimeInMs: 1_000,
       allowAutoTopicCreation: false,
     });
-    const subscription = new KafkaSubscription(consumer, handler, {
-      group: options.group,
-      logger: this.options.logger,
-      backoff: this.options.backoff ?? defaultRetryBackoff,
-      onStopped: () => this.subscriptions.delete(subscription),
-    });
+    const subscription = new KafkaSubscription(
+      consumer,
+      { size, handler },
+      {
+        group: options.group,
+        logger: this.options.logger,
+        backoff: this.options.backoff ?? defaultRetryBackoff,
+        onStopped: () => this.subscriptions.delete(subscription),
+      },
+    );
     this.subscriptions.add(subscription);
     try {
       await subscription.start(options.topic, options.fromBeginning ?? true);
@@ -169,18 +187,19 @@ interface KafkaSubscriptionOptions {
 }
 
 /**
- * One consumer in its group. Each message is handled (retried until it succeeds) and only then its
- * offset + 1 is committed; a consumer that dies before that leaves the message to the next one.
+ * One consumer in its group. Each fetched batch is handled `size` messages at a time (retried until
+ * it succeeds), and only then the last one's offset + 1 is committed; a consumer that dies before
+ * that leaves those messages to the next one.
  */
 class KafkaSubscription implements Subscription {
   private readonly stopping = new AbortController();
   private stopped?: Promise<void>;
-  /** The message being handled and committed, which stop() lets finish. */
+  /** The messages being handled and committed, which stop() lets finish. */
   private inFlight: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly consumer: Consumer,
-    private readonly handler: MessageHandler,
+    private readonly batches: { size: number; handler: BatchHandler },
     private readonly options: KafkaSubscriptionOptions,
   ) {}
 
@@ -204,25 +223,36 @@ class KafkaSubscription implements Subscription {
     await consumer.subscribe({ topic, fromBeginning });
     await consumer.run({
       autoCommit: false,
-      eachMessage: (payload) => {
-        this.inFlight = this.handleAndCommit(payload);
+      // An offset counts as done only once committed: what a stopped consumer did not finish is
+      // fetched again, never skipped.
+      eachBatchAutoResolve: false,
+      eachBatch: (payload) => {
+        this.inFlight = this.handleBatch(payload);
         return this.inFlight;
       },
     });
     await joined;
   }
 
-  private async handleAndCommit({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
-    const handled = await handleUntilDone(() => this.handler(toDelivered(topic, partition, message)), {
-      signal: this.stopping.signal,
-      logger: this.options.logger,
-      backoff: this.options.backoff,
-      beforeRetry: heartbeat,
-      context: { topic, partition, offset: message.offset },
-    });
-    // Stopped while still failing: commit nothing, the group's next consumer gets it again.
-    if (!handled) return;
-    await this.consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+  private async handleBatch({ batch, heartbeat, resolveOffset, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    const { topic, partition } = batch;
+    const messages = batch.messages.map((message) => toDelivered(topic, partition, message));
+    for (let from = 0; from < messages.length && isRunning() && !isStale(); from += this.batches.size) {
+      const chunk = messages.slice(from, from + this.batches.size);
+      const handled = await handleUntilDone(() => this.batches.handler(chunk), {
+        signal: this.stopping.signal,
+        logger: this.options.logger,
+        backoff: this.options.backoff,
+        beforeRetry: heartbeat,
+        context: { topic, partition, offset: chunk[0]!.offset },
+      });
+      // Stopped while still failing: commit nothing, the group's next consumer gets them again.
+      if (!handled) return;
+      const last = chunk[chunk.length - 1]!.offset;
+      await this.consumer.commitOffsets([{ topic, partition, offset: (BigInt(last) + 1n).toString() }]);
+      resolveOffset(last);
+      await heartbeat();
+    }
   }
 
   stop(): Promise<void> {

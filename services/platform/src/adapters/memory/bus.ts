@@ -2,6 +2,7 @@ import type { Logger } from '../../logger';
 import type {
   Bus,
   BusMessage,
+  BatchHandler,
   DeliveredMessage,
   MessageHandler,
   SubscribeOptions,
@@ -12,6 +13,8 @@ import { defaultRetryBackoff, handleUntilDone, type RetryBackoff } from '../hand
 
 /** The in-process bus has one partition per topic: ordering per key holds because all order holds. */
 const PARTITION = 0;
+/** The most messages one batch handler call gets (Kafka's is bounded by bytes per partition). */
+const MAX_BATCH = 500;
 
 /** One topic's messages and each consumer group's committed offset (the next offset it will handle). */
 class TopicLog {
@@ -100,13 +103,21 @@ export class InMemoryBus implements Bus {
   }
 
   async subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription> {
+    return this.subscribeInBatchesOf(1, options, ([message]) => handler(message!));
+  }
+
+  async subscribeBatches(options: SubscribeOptions, handler: BatchHandler): Promise<Subscription> {
+    return this.subscribeInBatchesOf(MAX_BATCH, options, handler);
+  }
+
+  private subscribeInBatchesOf(size: number, options: SubscribeOptions, handler: BatchHandler): Subscription {
     const topic = this.log.topic(options.topic);
     const start = topic.join(options.group, options.fromBeginning ?? true);
     const subscription: InMemorySubscription = new InMemorySubscription(
       topic,
       options.group,
       start,
-      handler,
+      { size, handler },
       { backoff: defaultRetryBackoff, ...this.options },
       () => this.subscriptions.delete(subscription),
     );
@@ -121,7 +132,7 @@ export class InMemoryBus implements Bus {
   }
 }
 
-/** Delivers one message at a time and commits it only after the handler resolved. */
+/** Delivers up to `size` messages at a time and commits them only after the handler resolved. */
 class InMemorySubscription implements Subscription {
   private readonly stopping = new AbortController();
   private readonly loop: Promise<void>;
@@ -130,7 +141,7 @@ class InMemorySubscription implements Subscription {
     private readonly topic: TopicLog,
     private readonly group: string,
     start: number,
-    private readonly handler: MessageHandler,
+    private readonly batches: { size: number; handler: BatchHandler },
     private readonly options: Required<InMemoryBusOptions>,
     private readonly onStopped: () => void,
   ) {
@@ -149,19 +160,19 @@ class InMemorySubscription implements Subscription {
   private async run(start: number): Promise<void> {
     const { signal } = this.stopping;
     for (let offset = start; !signal.aborted;) {
-      const message = this.topic.messages[offset];
-      if (!message) {
+      const batch = this.topic.messages.slice(offset, offset + this.batches.size);
+      if (batch.length === 0) {
         await this.topic.nextAppend(signal);
         continue;
       }
-      const handled = await handleUntilDone(() => this.handler(copyDelivered(message)), {
+      const handled = await handleUntilDone(() => this.batches.handler(batch.map(copyDelivered)), {
         signal,
         logger: this.options.logger,
         backoff: this.options.backoff,
         context: { topic: this.topic.name, group: this.group, offset },
       });
       if (!handled) return;
-      offset++;
+      offset += batch.length;
       this.topic.commit(this.group, offset);
     }
   }

@@ -94,6 +94,13 @@ class InMemoryCollection<T extends Document> implements Collection<T> {
     return this.update(filter, update, {}).result;
   }
 
+  async updateEach(updates: { filter: Filter; update: Update }[]): Promise<number> {
+    return updates.reduce(
+      (matched, { filter, update }) => matched + this.update(filter, update, { limit: 1 }).result.matched,
+      0,
+    );
+  }
+
   async deleteOne(filter: Filter): Promise<number> {
     return this.remove(this.matching(filter, { limit: 1 }));
   }
@@ -115,13 +122,19 @@ class InMemoryCollection<T extends Document> implements Collection<T> {
   }
 
   /**
-   * Stored documents (not copies) matching `filter`; looking an `_id` up directly spares a scan, and
-   * the common filter shapes are decided without building a mingo Query.
+   * Stored documents (not copies) matching `filter`; looking `_id`s up directly (one, or `$in`)
+   * spares a scan, and the common filter shapes are decided without building a mingo Query.
    */
   private matching(filter: Filter, options: FindOptions = {}): T[] {
-    const byId = typeof filter._id === 'string' ? this.documents.get(filter._id) : undefined;
-    const candidates = typeof filter._id === 'string' ? (byId ? [byId] : []) : [...this.documents.values()];
+    const candidates = this.candidates(filter._id);
     return plainMatching(filter, candidates, options) ?? mingoMatching(filter, candidates, options);
+  }
+
+  /** For `_id: {$in}` in the order of the list (MongoDB promises no order there without a sort). */
+  private candidates(id: unknown): T[] {
+    const ids = typeof id === 'string' ? [id] : (id as { $in?: unknown } | undefined)?.$in;
+    if (!Array.isArray(ids)) return [...this.documents.values()];
+    return [...new Set(ids)].flatMap((one) => this.documents.get(one as string) ?? []);
   }
 
   private update(

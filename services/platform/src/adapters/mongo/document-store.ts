@@ -143,6 +143,17 @@ class MongoCollection<T extends Document> implements Collection<T> {
     return { matched: result.matchedCount, modified: result.modifiedCount };
   }
 
+  async updateEach(updates: { filter: Filter; update: Update }[]): Promise<number> {
+    if (updates.length === 0) return 0;
+    const result = await this.conflictsAsDuplicateKey(() =>
+      this.collection.bulkWrite(
+        updates.map(({ filter, update }) => ({ updateOne: { filter, update: update as UpdateFilter<Document> } })),
+        { ordered: false },
+      ),
+    );
+    return result.matchedCount;
+  }
+
   async deleteOne(filter: Filter): Promise<number> {
     return (await this.collection.deleteOne(filter)).deletedCount;
   }

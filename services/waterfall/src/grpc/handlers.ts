@@ -1,0 +1,56 @@
+import { errors, type Handlers } from '@rde/platform';
+import type { waterfall } from '@rde/proto';
+import type { Qualifier } from '../app/qualify';
+import type { PeopleSearch } from '../app/search';
+import type { SearchMetaFields } from '../domain/search/answer';
+import { isPlainObject } from '../domain/search/filters';
+import { qualifyHandlers } from './qualify-handlers';
+
+export interface WaterfallHandlerDependencies {
+  readonly peopleSearch: PeopleSearch;
+  readonly qualifier: Qualifier;
+}
+
+/** Translates the WaterfallService RPCs to the application, and back. */
+export function waterfallHandlers(
+  deps: WaterfallHandlerDependencies,
+): Handlers<typeof waterfall.WaterfallServiceService> {
+  return {
+    async searchPeople({ bodyJson }, { caller }) {
+      const { result, meta } = await deps.peopleSearch.search(jsonObject(bodyJson), caller);
+      return { resultJson: Buffer.from(JSON.stringify(result)), meta: metaView(meta) };
+    },
+    ...qualifyHandlers(deps.qualifier),
+  };
+}
+
+/** The request body; checked here too, since other callers (MCP, workflows) reach the RPC directly. */
+function jsonObject(bytes: Buffer): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = bytes.length === 0 ? {} : JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw errors.badRequest({ error: 'invalid_body', detail: 'the search body is not valid JSON' });
+  }
+  if (!isPlainObject(value))
+    throw errors.badRequest({ error: 'invalid_body', detail: 'the search body must be an object' });
+  return value;
+}
+
+const credits = (millicredits: number | undefined) => (millicredits === undefined ? undefined : { millicredits });
+
+function metaView(meta: SearchMetaFields): waterfall.SearchMeta {
+  return {
+    charged: credits(meta.charged),
+    creditsCharged: credits(meta.charged),
+    balance: credits(meta.balance),
+    reserved: credits(meta.reserved),
+    settled: meta.settled,
+    runId: meta.runId ?? '',
+    datasetId: meta.datasetId ?? '',
+    rowCount: meta.rowCount,
+    wouldChargeCredits: credits(meta.wouldCharge),
+    ignoredQueryKeys: meta.ignoredQueryKeys,
+    warningsJson: Buffer.from(JSON.stringify(meta.warnings)),
+  };
+}

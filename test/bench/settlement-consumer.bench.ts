@@ -1,0 +1,84 @@
+/**
+ * Billing's settlement consumer alone: BENCH_HOLDS (10,000) holds reserved over BENCH_WORKSPACES
+ * (40) workspaces (0.3 credits each: the free grants cover them) through billing's gRPC API, then one final settlement of one charge per hold
+ * published to the settlement topic as catalog's outbox relay would, and the time until every hold
+ * is settled (charge on the ledger with its balance after, hold released). Prints charges/s;
+ * asserts nothing on time.
+ *
+ *   npx tsc -b && npx tsx test/bench/settlement-consumer.bench.ts                       (embedded)
+ *   eval "$(deploy/backends.sh env)" && npx tsx test/bench/settlement-consumer.bench.ts (real Kafka, store)
+ */
+import { SETTLEMENTS_TOPIC } from '../../services/billing/src/events/settlement-consumer';
+import {
+  BACKEND_KINDS,
+  callerOf,
+  credits,
+  moneyOf,
+  settlementMessage,
+  startBilling,
+  type RunningBilling,
+} from '../../services/billing/test/support';
+
+const HOLDS = Number(process.env.BENCH_HOLDS ?? 10_000);
+const WORKSPACES = Number(process.env.BENCH_WORKSPACES ?? 40);
+const PUBLISH_CHUNK = 1_000;
+/** Seldom, so the polling (billing reads the ledger for it) takes little from the consumer. */
+const POLL_MS = 250;
+
+async function main(): Promise<void> {
+  const kind = BACKEND_KINDS.at(-1)!;
+  // The reaper (every 20 ms in billing's tests) would scan every account with open holds meanwhile.
+  const billing = await startBilling(kind, { RDE_BILLING_REAPER_INTERVAL_MS: '600000' });
+  try {
+    const holds = Array.from({ length: HOLDS }, (_, i) => ({
+      workspace: `ws_bench${i % WORKSPACES}`,
+      hold: `run_b${i}`,
+    }));
+    await reserveAll(billing, holds);
+    console.log(`settlement consumer bench: backends=${kind} charges=${HOLDS} workspaces=${WORKSPACES}`);
+
+    const began = performance.now();
+    for (let i = 0; i < holds.length; i += PUBLISH_CHUNK) {
+      await billing.bus.publish(
+        SETTLEMENTS_TOPIC,
+        holds
+          .slice(i, i + PUBLISH_CHUNK)
+          .map(({ workspace, hold }) =>
+            settlementMessage({ workspaceId: workspace, holdId: hold, charges: [[`${hold}:0:0`, 0.2]], final: true }),
+          ),
+      );
+    }
+    const published = performance.now() - began;
+    await untilNoOpenHold(billing);
+    const seconds = (performance.now() - began) / 1000;
+    console.log(`  published in ${published.toFixed(0)} ms; all applied after ${(seconds * 1000).toFixed(0)} ms`);
+    console.log(`  ${(HOLDS / seconds).toFixed(0)} charges/s`);
+  } finally {
+    await billing.stop();
+  }
+}
+
+async function reserveAll(billing: RunningBilling, holds: { workspace: string; hold: string }[]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < holds.length; i = next++) {
+      const { workspace, hold } = holds[i]!;
+      await billing.rpc.reserve(
+        { holdId: hold, amount: credits(0.3), ttlMs: 600_000, description: 'bench', runId: hold },
+        callerOf(workspace),
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+}
+
+async function untilNoOpenHold(billing: RunningBilling): Promise<void> {
+  for (let w = 0; w < WORKSPACES; w++) {
+    while ((await moneyOf(billing.rpc, `ws_bench${w}`)).openHolds > 0) await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
