@@ -99,6 +99,24 @@ export class Datasets {
     return { rows: await this.rows.page(id, page), page, total: record.rowCount };
   }
 
+  /**
+   * Replaces rows of a dataset of this workspace at their positions (inside the dataset), and its
+   * enrich status when one is given.
+   */
+  async updateRows(
+    workspaceId: string,
+    id: string,
+    rows: readonly { index: number; row: Row }[],
+    enrichStatus: string,
+  ) {
+    const record = await this.get(workspaceId, id);
+    const outside = rows.find(({ index }) => !Number.isInteger(index) || index < 0 || index >= record.rowCount);
+    if (outside)
+      throw errors.badRequest({ detail: `row ${outside.index} is outside the dataset (${record.rowCount} rows)` });
+    await this.rows.replace(id, rows);
+    if (enrichStatus) await this.datasets.setEnrichStatus(id, enrichStatus);
+  }
+
   /** Looks the dataset up first, so an unknown id fails before any CSV is produced. */
   async csv(workspaceId: string, id: string): Promise<AsyncIterable<Buffer>> {
     const record = await this.get(workspaceId, id);

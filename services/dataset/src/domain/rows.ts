@@ -28,6 +28,18 @@ export function parseRows(rowsJson: Uint8Array): Row[] {
   return parsed as Row[];
 }
 
+/** One row's JSON: an object, else a 400. */
+export function parseRow(rowJson: Uint8Array): Row {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(rowJson).toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  if (!isRow(parsed)) throw errors.badRequest({ detail: 'a row must be a JSON object' });
+  return parsed;
+}
+
 /** Every key of every row, each once, in the order first seen: the dataset's columns. */
 export function columnsOf(rows: Iterable<Row>): string[] {
   const columns = new Set<string>();

@@ -2,7 +2,7 @@ import { errors, type Caller, type CallContext, type Handlers } from '@rde/platf
 import { dataset } from '@rde/proto';
 import type { Datasets } from '../datasets';
 import type { DatasetRecord } from '../domain/dataset';
-import { parseRows } from '../domain/rows';
+import { parseRow, parseRows } from '../domain/rows';
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
 
@@ -51,6 +51,12 @@ export function datasetHandlers(datasets: Datasets): Handlers<typeof dataset.Dat
       );
       // Rows are stored as JSON text: the page is joined, never parsed and re-encoded.
       return { rowsJson: Buffer.from(`[${rows.join(',')}]`), page: { ...page, total } };
+    },
+
+    async updateRows(request, context) {
+      const rows = request.rows.map(({ index, rowJson }) => ({ index: Number(index), row: parseRow(rowJson) }));
+      await datasets.updateRows(callerOf(context).workspaceId, request.datasetId, rows, request.enrichStatus);
+      return {};
     },
 
     async *exportCsv(request, context) {

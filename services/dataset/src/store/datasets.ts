@@ -61,6 +61,10 @@ export class DatasetRepository {
     await this.collection.deleteOne({ _id: id, status: 'writing' });
   }
 
+  async setEnrichStatus(id: string, enrichStatus: string): Promise<void> {
+    await this.collection.updateOne({ _id: id, status: 'ready' }, { $set: { enrich_status: enrichStatus } });
+  }
+
   async markReady(id: string): Promise<void> {
     await this.collection.updateOne({ _id: id, status: 'writing' }, { $set: { status: 'ready' } });
   }

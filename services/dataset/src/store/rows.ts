@@ -41,6 +41,15 @@ export class RowRepository {
     }
   }
 
+  /** Replaces stored rows at their positions; rows not stored are left absent. */
+  async replace(datasetId: string, rows: readonly { index: number; row: Row }[]): Promise<void> {
+    await Promise.all(
+      rows.map(({ index, row }) =>
+        this.collection.updateOne({ _id: rowId(datasetId, index) }, { $set: { json: JSON.stringify(row) } }),
+      ),
+    );
+  }
+
   /** Rows are numbered densely, so a page is an index range: no skipping over earlier rows. */
   async page(datasetId: string, page: Page): Promise<string[]> {
     const docs = await this.collection.find(
