@@ -1,5 +1,5 @@
 import { api, sandboxCounters } from '../e2e/api';
-import { mode, startRde, type RunningRde } from '../e2e/harness';
+import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
 
 jest.setTimeout(120_000);
 
@@ -125,6 +125,40 @@ describe(`Qualify (${mode})`, () => {
     expect(mixed.status).toBe(200);
     expect(mixed.body._meta.thin_profiles).toEqual([1]);
     expect((mixed.body.candidates as QualifiedRow[])[1]!.qualify.basis).toBe('title_only');
+  });
+
+  test("rule 4: async detaches into a run writing each row's qualify cell into a dataset; min_score is not applied", async () => {
+    await expectNothingSpent(async () => {
+      const candidates = [designer, backend, resume];
+      const started = await qualify({ job_spec: JOB_SPEC, candidates, async: true, min_score: 9.9 });
+      expect(started.status).toBe(200);
+      expect(started.body).toMatchObject({
+        run_id: expect.stringMatching(/^qlf_/),
+        dataset_id: expect.stringMatching(/^ds_/),
+        status: 'running',
+        candidates: 3,
+        _meta: { credits_charged: 0, scored_on: { work_history: 2, resume_text: 1, title_only: 0 } },
+      });
+      const path = `/api/v2/datasets/${started.body.dataset_id}`;
+      await waitUntil(async () => (await api(rde, 'GET', path)).body.enrich_status === 'completed', 30_000);
+      const rows = (await api(rde, 'GET', `${path}/rows?limit=10`)).body.rows as QualifiedRow[];
+      // Rows keep their request order; every one has its cell, even those under min_score.
+      expect(rows.map((row) => row.full_name)).toEqual(['Dan Draw', 'Ada Strong', 'Rea Sume']);
+      expect(rows.map((row) => row.qualify.basis)).toEqual(['work_history', 'work_history', 'resume_text']);
+      const sync = (await qualify({ job_spec: JOB_SPEC, candidates })).body.candidates as QualifiedRow[];
+      const syncScore = Object.fromEntries(sync.map((row) => [row.full_name, row.qualify.score]));
+      for (const row of rows) expect(row.qualify.score).toBe(syncScore[row.full_name]);
+    });
+  });
+
+  test('rule 4: an async batch gets the same body checks before any dataset is made', async () => {
+    const datasetsBefore = (await api(rde, 'GET', '/api/v2/datasets')).body.total;
+    const refused = await qualify({ job_spec: JOB_SPEC, candidates: [titleOnly], async: true });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail.error).toBe('no_work_history');
+    const badMin = await qualify({ job_spec: JOB_SPEC, candidates: [backend], async: true, min_score: 'high' });
+    expect(badMin.body.detail.error).toBe('bad_min_score');
+    expect((await api(rde, 'GET', '/api/v2/datasets')).body.total).toBe(datasetsBefore);
   });
 
   test('rule 5: malformed bodies are refused before scoring, and cost nothing', async () => {

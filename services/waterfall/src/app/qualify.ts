@@ -10,11 +10,25 @@ export interface QualifyInput {
   readonly allowThinProfiles: boolean;
 }
 
+export interface CheckedQualify {
+  readonly rows: Record<string, unknown>[];
+  readonly minScore: number | undefined;
+  readonly outcome: QualifyOutcome;
+}
+
 /** POST /qualify: the body checks of rules 3 and 5, then scoring (free, no vendor call). */
 export class Qualifier {
   constructor(private readonly clock: Clock) {}
 
+  /** Rules 2 and 3: the ranked cells, min_score applied. */
   qualify(input: QualifyInput): QualifyOutcome {
+    const { minScore, outcome } = this.check(input);
+    if (minScore === undefined) return outcome;
+    return { ...outcome, ranked: outcome.ranked.filter((ranked) => ranked.row.qualify.score >= minScore) };
+  }
+
+  /** Every body check, then the scores (cheap: the thin-profile rule needs each row's basis anyway). */
+  check(input: QualifyInput): CheckedQualify {
     const rows = checkCandidates(input.candidates);
     const minScore = checkMinScore(input.minScore);
     const outcome = qualifyCandidates(input.jobSpec, rows, monthOfInstant(this.clock.now()));
@@ -27,8 +41,7 @@ export class Qualifier {
         },
       });
     }
-    if (minScore === undefined) return outcome;
-    return { ...outcome, ranked: outcome.ranked.filter((ranked) => ranked.row.qualify.score >= minScore) };
+    return { rows, minScore, outcome };
   }
 }
 

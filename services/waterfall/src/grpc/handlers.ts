@@ -1,6 +1,7 @@
 import { errors, type Handlers } from '@rde/platform';
 import type { waterfall } from '@rde/proto';
 import type { Qualifier } from '../app/qualify';
+import type { QualifyRuns } from '../app/qualify-run';
 import type { PeopleSearch } from '../app/search';
 import type { SearchMetaFields } from '../domain/search/answer';
 import { isPlainObject } from '../domain/search/filters';
@@ -9,6 +10,7 @@ import { qualifyHandlers } from './qualify-handlers';
 export interface WaterfallHandlerDependencies {
   readonly peopleSearch: PeopleSearch;
   readonly qualifier: Qualifier;
+  readonly qualifyRuns: QualifyRuns;
 }
 
 /** Translates the WaterfallService RPCs to the application, and back. */
@@ -20,7 +22,7 @@ export function waterfallHandlers(
       const { result, meta } = await deps.peopleSearch.search(jsonObject(bodyJson), caller);
       return { resultJson: Buffer.from(JSON.stringify(result)), meta: metaView(meta) };
     },
-    ...qualifyHandlers(deps.qualifier),
+    ...qualifyHandlers(deps.qualifier, deps.qualifyRuns),
   };
 }
 

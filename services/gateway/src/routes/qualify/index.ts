@@ -7,6 +7,7 @@ interface QualifyBody {
   candidates: unknown[];
   min_score?: unknown;
   allow_thin_profiles: boolean;
+  async: boolean;
 }
 
 /** POST /qualify: scores candidates against a job spec (waterfall service, free). */
@@ -22,13 +23,16 @@ export async function qualifyRoutes(app: FastifyInstance, deps: GatewayDependenc
           candidatesJson: Buffer.from(JSON.stringify(body.candidates)),
           minScoreJson: body.min_score === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body.min_score)),
           allowThinProfiles: body.allow_thin_profiles,
+          runAsync: body.async,
         },
         { caller },
       );
-      return {
-        candidates: JSON.parse(Buffer.from(answer.candidatesJson).toString('utf8')) as object[],
-        _meta: { credits_charged: 0, scored_on: answer.scoredOn, thin_profiles: answer.thinProfiles },
-      };
+      const meta = { credits_charged: 0, scored_on: answer.scoredOn, thin_profiles: answer.thinProfiles };
+      if (!body.async) {
+        return { candidates: JSON.parse(Buffer.from(answer.candidatesJson).toString('utf8')) as object[], _meta: meta };
+      }
+      const run = { run_id: answer.runId, dataset_id: answer.datasetId, status: answer.status };
+      return { ...run, candidates: answer.candidateCount, _meta: { ...meta, ...run } };
     },
   );
 }

@@ -25,10 +25,17 @@ export const qualifyBody = {
       description: 'a number 0 to 10: only candidates at or above it are kept (422 bad_min_score otherwise)',
     },
     allow_thin_profiles: { type: 'boolean', default: false },
+    async: {
+      type: 'boolean',
+      default: false,
+      description: 'score into a new dataset in the background; poll GET /api/v2/datasets/{dataset_id}',
+    },
   },
   required: ['job_spec', 'candidates'],
   additionalProperties: false,
 } as const;
+
+const count = { type: 'integer', minimum: 0 } as const;
 
 const qualifyCell = {
   type: 'object',
@@ -42,15 +49,19 @@ const qualifyCell = {
   required: ['score', 'basis', 'summary', 'strengths', 'gaps'],
 } as const;
 
-const count = { type: 'integer', minimum: 0 } as const;
+const rankedCandidates = {
+  type: 'array',
+  items: { ...jsonObject('the candidate row with its qualify cell'), properties: { qualify: qualifyCell } },
+} as const;
 
+/** The ranked candidates; with `async: true`, the run handle and `candidates` as the row count. */
 export const qualifiedSchema = {
   type: 'object',
   properties: {
-    candidates: {
-      type: 'array',
-      items: { ...jsonObject('the candidate row with its qualify cell'), properties: { qualify: qualifyCell } },
-    },
+    candidates: { anyOf: [rankedCandidates, { ...count, description: 'async: the number of rows' }] },
+    run_id: { type: 'string', description: 'async only' },
+    dataset_id: { type: 'string', description: 'async only: the dataset the cells are written into' },
+    status: { type: 'string', enum: ['running'], description: 'async only' },
     _meta: {
       type: 'object',
       properties: {
@@ -61,6 +72,9 @@ export const qualifiedSchema = {
           required: ['work_history', 'resume_text', 'title_only'],
         },
         thin_profiles: { type: 'array', items: count, description: 'request positions of candidates with no history' },
+        run_id: { type: 'string' },
+        dataset_id: { type: 'string' },
+        status: { type: 'string' },
       },
       required: ['credits_charged', 'scored_on', 'thin_profiles'],
     },
