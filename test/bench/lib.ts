@@ -3,6 +3,7 @@
  * percentiles, the settled check and an autocannon run. Figures only; nothing here asserts a time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { api } from '../e2e/api';
 import { freePort, waitUntil, type RunningRde } from '../e2e/harness';
@@ -124,6 +125,28 @@ export function describePercentiles(name: string, milliseconds: number[]): strin
   return `${name}: n=${milliseconds.length} median ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms`;
 }
 
+/** The modules whose processes are RDE's own (the sandbox imitates the vendors). */
+const RDE_MODULES = ['gateway', 'auth', 'billing', 'catalog', 'dataset', 'waterfall', 'workflow', 'mcp'];
+
+/**
+ * CPU seconds the RDE processes have used so far (user + system, from /proc): a figure that, unlike
+ * calls per second, does not depend on what else the machine runs. In all-in-one mode the one
+ * process includes the sandbox vendor; in distributed mode the sandbox's process is left out.
+ */
+export function rdeCpuSeconds(rde: RunningRde): number {
+  const pids = new Set(RDE_MODULES.map((module) => rde.processOf(module).pid));
+  let ticks = 0;
+  for (const pid of pids) {
+    // Fields 14 and 15 (utime, stime) follow the command name, which ends with the last ')'.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').pop()!.trim().split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 /** Runs autocannon; any answer that is not 2xx, or any socket error, fails the benchmark. */
 async function autocannonRun(options: autocannon.Options): Promise<autocannon.Result> {
   const result = await autocannon(options);
@@ -144,21 +167,32 @@ export async function requestsPerSecond(
   return (await run(options.seconds)).requests.average;
 }
 
+/** Calls per second answered 2xx, and how many calls were not (an answer other than 2xx, or none). */
+export interface PostRate {
+  readonly perSecond: number;
+  readonly failed: number;
+}
+
+/** " (N failed)" after a figure whose run had failures, else nothing. */
+export const failures = (rate: PostRate) => (rate.failed > 0 ? ` (${rate.failed} failed)` : '');
+
 /**
  * `amount` POSTs of the paid call's body at `connections` concurrent connections (autocannon: the
- * client costs little beside the server), each bearer taken in turn from `keys`; calls per second.
+ * client costs little beside the server), each bearer taken in turn from `keys`. A loaded machine
+ * may make calls fail or time out (after two minutes): they are counted, not fatal.
  */
 export async function postsPerSecond(
   url: string,
   options: { connections: number; amount: number; body: unknown; headers?: Record<string, string>; keys?: string[] },
-): Promise<number> {
+): Promise<PostRate> {
   let next = 0;
   const keys = options.keys ?? [];
-  const result = await autocannonRun({
+  const result = await autocannon({
     url,
     method: 'POST',
     connections: options.connections,
     amount: options.amount,
+    timeout: 120,
     body: JSON.stringify(options.body),
     headers: { 'content-type': 'application/json', ...options.headers },
     requests: [
@@ -170,7 +204,8 @@ export async function postsPerSecond(
       },
     ],
   });
-  return (result.requests.total * 1000) / (result.finish.getTime() - result.start.getTime());
+  const seconds = (result.finish.getTime() - result.start.getTime()) / 1000;
+  return { perSecond: result['2xx'] / seconds, failed: result.non2xx + result.errors + result.timeouts };
 }
 
 /** The paid call at `connections`: `amount` calls spread over `keys`' workspaces. */

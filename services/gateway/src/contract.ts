@@ -93,8 +93,14 @@ function sharedStatuses(route: RouteOptions, schema: RouteSchema): number[] {
   if (!route.config?.public) statuses.push(401, 503, 504);
   if (schema.body || schema.querystring || schema.params) statuses.push(422);
   if (schema.params) statuses.push(404);
-  if (schema.body) statuses.push(400, 413, 415);
+  if (schema.body || takesBody(route)) statuses.push(400, 413, 415);
   return statuses;
+}
+
+/** Whether the route's method carries a body the parser reads, declared by the route or not. */
+function takesBody(route: RouteOptions): boolean {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  return methods.some((method) => ['POST', 'PUT', 'PATCH'].includes(method.toUpperCase()));
 }
 
 /**

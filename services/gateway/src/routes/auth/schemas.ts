@@ -1,6 +1,6 @@
 /** JSON schemas of the sign-in and claim routes: request validation (422) and /openapi.json. */
+import { errorBody } from '../../contract';
 
-const errorBody = { type: 'object', additionalProperties: true } as const;
 /**
  * The spec's 400 for a link or code that cannot be spent, `detail` {reason, message}, or the
  * contract's plain 400 for a body that is not JSON at all.

@@ -1,8 +1,6 @@
 /** JSON schemas of the feedback and support routes. */
 
-import { pageOffset } from '../../contract';
-
-const errorBody = { type: 'object', additionalProperties: true } as const;
+import { pageOffset, errorBody } from '../../contract';
 
 export const errorResponses = { 401: errorBody, 422: errorBody } as const;
 export const supportErrors = { 422: errorBody, 502: errorBody } as const;

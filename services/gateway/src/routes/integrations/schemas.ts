@@ -1,6 +1,5 @@
 /** JSON schemas of the CRM/ATS connect routes. */
-
-const errorBody = { type: 'object', additionalProperties: true } as const;
+import { errorBody } from '../../contract';
 
 export const errorResponses = { 400: errorBody, 401: errorBody, 404: errorBody, 422: errorBody } as const;
 

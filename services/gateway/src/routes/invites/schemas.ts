@@ -1,6 +1,5 @@
 /** JSON schemas of the workspace invite routes. */
-
-const errorBody = { type: 'object', additionalProperties: true } as const;
+import { errorBody } from '../../contract';
 
 export const errorResponses = {
   400: errorBody,

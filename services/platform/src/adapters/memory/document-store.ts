@@ -14,6 +14,7 @@ import {
 } from '../../ports/document-store';
 import { getOrCreate } from '../get-or-create';
 import { compilePlainFilter, sortPlain } from './plain-filter';
+import { applyPlainOperator } from './plain-update';
 import { withUpsertId } from '../upsert-id';
 
 /** mingo applies one operator per call; deep cloning keeps the caller's update values out of the store. */
@@ -284,6 +285,11 @@ function applyUpdate(doc: Record<string, unknown>, update: Update, inserting: bo
     if (argument === undefined) continue;
     if (operator === '$setOnInsert' && !inserting) continue;
     const effective = operator === '$setOnInsert' ? '$set' : operator;
+    const plain = applyPlainOperator(doc, effective, argument as Record<string, unknown>);
+    if (plain !== undefined) {
+      changed ||= plain;
+      continue;
+    }
     if (applyOperator(doc, { [effective]: argument } as Parameters<typeof applyOperator>[1]).length > 0) changed = true;
   }
   return changed;
