@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import { qualifiedSchema, qualifyBody } from './schemas';
 
@@ -10,11 +11,14 @@ interface QualifyBody {
   async: boolean;
 }
 
+/** 409: `async: true` when the workspace's dataset quotas have no room for the run's dataset. */
+const quotaErrors = errorResponses(409);
+
 /** POST /qualify: scores candidates against a job spec (waterfall service, free). */
 export async function qualifyRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
   app.post<{ Body: QualifyBody }>(
     '/qualify',
-    { schema: { tags: ['qualify'], body: qualifyBody, response: { 200: qualifiedSchema } } },
+    { schema: { tags: ['qualify'], body: qualifyBody, response: { 200: qualifiedSchema, ...quotaErrors } } },
     async (request) => {
       const { body, caller } = request;
       const answer = await deps.clients.waterfall.qualify(
