@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { env, loadConfig } from '@rde/platform';
 
 export function billingConfig(variables: NodeJS.ProcessEnv) {
@@ -12,6 +13,16 @@ export function billingConfig(variables: NodeJS.ProcessEnv) {
        * applying a settlement and before its offset is committed, so a test can kill it in between.
        */
       RDE_FAULT_PAUSE_AFTER_APPLY_MS: env.milliseconds(0),
+      /** The payment provider's secret key; unset = payments disabled (503 `stripe_disabled`). */
+      RDE_STRIPE_SECRET_KEY: z.string().default(''),
+      /** The provider's API base URL; unset = the provider's own (tests point it at stripe-mock). */
+      RDE_STRIPE_API_BASE: z.string().default(''),
+      /** The webhook endpoint's signing secret; webhook deliveries are refused without it. */
+      RDE_STRIPE_WEBHOOK_SECRET: z.string().default(''),
+      /** Where checkout and the portal send the user back to. */
+      RDE_BILLING_RETURN_URL: z.string().url().default('http://127.0.0.1:8080/billing'),
+      /** How often a replica tries to take the lease and apply due downgrades and plan grants. */
+      RDE_BILLING_PERIOD_JOBS_INTERVAL_MS: env.milliseconds(60_000),
     },
     variables,
   );

@@ -1,4 +1,5 @@
 import { errors, type Clock, type Logger } from '@rde/platform';
+import { capRefusal, capTags } from './domain/caps';
 import { insufficientCreditsBody } from './domain/holds';
 import { FREE_GRANT, freeGrantEntry } from './domain/ledger';
 import {
@@ -9,9 +10,15 @@ import {
   type HoldRecord,
   type NewHold,
 } from './store/accounts';
+import { capGuard } from './store/caps';
 import type { LedgerStore } from './store/ledger';
 
-export type HoldRequest = Omit<NewHold, 'createdAt' | 'expiresAt'> & { ttlMs: number };
+/** A hold to make, and whom it is for: the caps of that member and session apply. */
+export type HoldRequest = Omit<NewHold, 'createdAt' | 'expiresAt'> & {
+  ttlMs: number;
+  userId: string;
+  sessionId: string;
+};
 
 /** Compare-and-set rounds before giving up; the settlement is then retried by the bus with backoff. */
 const MAX_ROUNDS = 50;
@@ -50,16 +57,25 @@ export class CreditBook {
     return this.accounts.open(workspaceId, FREE_GRANT, now);
   }
 
-  /** Holds the worst case of paid work; a retry with the same hold id answers the standing hold. */
-  async reserve(workspaceId: string, request: HoldRequest): Promise<AccountDocument> {
-    await this.account(workspaceId);
-    const now = this.clock.now();
-    const hold = { ...request, createdAt: now, expiresAt: now + request.ttlMs };
-    const reserved = await this.accounts.reserve(workspaceId, hold);
-    if (reserved) return reserved;
-    const current = await this.account(workspaceId);
-    if (ownEntry(current.holds, request.id)) return current;
-    throw errors.paymentRequired(insufficientCreditsBody(request.amount, current.available));
+  /**
+   * Holds the worst case of paid work when the balance and every cap that applies allow it
+   * (decision 0020); a retry with the same hold id answers the standing hold. Checked on a read
+   * and written with a guard that fails if anything the check relied on changed, then re-read.
+   */
+  reserve(workspaceId: string, request: HoldRequest): Promise<AccountDocument> {
+    return untilSettled(`reserve of hold ${request.id}`, async () => {
+      const account = await this.account(workspaceId);
+      if (ownEntry(account.holds, request.id)) return account;
+      const now = this.clock.now();
+      const tags = capTags(account, request.userId, request.sessionId, now);
+      const refusal = capRefusal(account, tags, request.amount, now);
+      if (refusal) throw errors.paymentRequired(refusal);
+      if (account.available < request.amount) {
+        throw errors.paymentRequired(insufficientCreditsBody(request.amount, account.available));
+      }
+      const hold = { ...request, createdAt: now, expiresAt: now + request.ttlMs };
+      return (await this.accounts.reserve(workspaceId, hold, tags, capGuard(account, tags))) ?? undefined;
+    });
   }
 
   /**

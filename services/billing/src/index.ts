@@ -1,15 +1,29 @@
 import { grpcModule } from '@rde/platform';
-import { billing, protoFileOf } from '@rde/proto';
+import { billing, billingCaps, billingOverview, billingSessions, billingSubscriptions, protoFileOf } from '@rde/proto';
+import { Sessions } from './app/sessions';
+import { PlanGrants } from './app/grants';
+import { SpendCaps } from './app/spend-caps';
+import { Subscriptions } from './app/subscriptions';
+import { paymentProvider } from './clients/stripe';
 import { billingConfig } from './config';
 import { CreditBook } from './credit-book';
 import { SettlementConsumer } from './events/settlement-consumer';
+import { spendCapHandlers } from './grpc/caps';
 import { billingHandlers } from './grpc/handlers';
 import { registerHoldMetrics } from './metrics';
-import { HoldReaper } from './jobs/hold-reaper';
+import { overviewHandlers } from './grpc/overview';
+import { sessionHandlers } from './grpc/sessions';
+import { subscriptionHandlers } from './grpc/subscriptions';
+import { LeasedTimer } from './jobs/leased-timer';
 import { AccountStore, type AccountDocument } from './store/accounts';
 import type { LedgerEntry } from './domain/ledger';
+import { SpendCapRepository } from './store/caps';
+import { GrantRepository } from './store/grants';
 import { LedgerStore } from './store/ledger';
 import { Settlements } from './settlements';
+import { SessionRepository, type SessionDocument } from './store/sessions';
+import { SubscriptionRepository, type ProviderEventDocument } from './store/subscriptions';
+import type { SubscriptionDocument } from './domain/subscriptions';
 
 export const billingModule = grpcModule({
   name: 'billing',
@@ -22,29 +36,99 @@ export const billingModule = grpcModule({
     const keyValue = await ctx.backends.keyValue('billing');
     const ledger = new LedgerStore(store.collection<LedgerEntry>('ledger'));
     await ledger.createIndexes();
-    const accounts = new AccountStore(store.collection<AccountDocument>('accounts'));
-    registerHoldMetrics(store.collection<AccountDocument>('accounts'), ctx.backends.clock);
+    const accountCollection = store.collection<AccountDocument>('accounts');
+    const accounts = new AccountStore(accountCollection);
+    registerHoldMetrics(accountCollection, ctx.backends.clock);
     const book = new CreditBook(accounts, ledger, ctx.backends.clock, ctx.logger);
     const settlements = new Settlements(accounts, ledger, book, ctx.backends.clock, ctx.logger);
+    const capStore = new SpendCapRepository(accountCollection);
+    const sessionStore = new SessionRepository(store.collection<SessionDocument>('sessions'));
+    await sessionStore.createIndexes();
+    const subscriptionStore = new SubscriptionRepository(
+      store.collection<SubscriptionDocument>('subscriptions'),
+      store.collection<ProviderEventDocument>('stripe_events'),
+    );
+    await subscriptionStore.createIndexes();
+    const grants = new PlanGrants(
+      book,
+      ledger,
+      new GrantRepository(accountCollection),
+      subscriptionStore,
+      ctx.backends.clock,
+      ctx.logger,
+    );
+    const subscriptions = new Subscriptions(
+      paymentProvider(config.RDE_STRIPE_SECRET_KEY, config.RDE_STRIPE_API_BASE),
+      subscriptionStore,
+      capStore,
+      book,
+      grants,
+      ctx.backends.clock,
+      ctx.logger,
+      { webhookSecret: config.RDE_STRIPE_WEBHOOK_SECRET, returnUrl: config.RDE_BILLING_RETURN_URL },
+    );
+    const planState = (workspaceId: string) => subscriptions.planState(workspaceId);
+    // Period-end work: downgrades due, then monthly grants due (a downgrade first, so the grant
+    // that starts the new period is the new plan's).
+    const periodJobs = new LeasedTimer(
+      'subscription-periods',
+      keyValue,
+      ctx.logger,
+      config.RDE_BILLING_PERIOD_JOBS_INTERVAL_MS,
+      async () => (await subscriptions.applyDueDowngrades()) + (await grants.grantDue()),
+    );
     const consumer = new SettlementConsumer(bus, settlements, ctx.logger, {
       pauseAfterApplyMs: config.RDE_FAULT_PAUSE_AFTER_APPLY_MS,
     });
-    const reaper = new HoldReaper(book, keyValue, ctx.logger, config.RDE_BILLING_REAPER_INTERVAL_MS);
+    const reaper = new LeasedTimer('hold-reaper', keyValue, ctx.logger, config.RDE_BILLING_REAPER_INTERVAL_MS, () =>
+      book.releaseExpiredHolds(),
+    );
     return {
       services: [
         {
           fullName: 'rde.billing.v1.BillingService',
           definition: billing.BillingServiceService,
-          handlers: billingHandlers({ book, ledger, defaultHoldTtlMs: config.RDE_BILLING_HOLD_TTL_MS }),
+          handlers: billingHandlers({
+            book,
+            ledger,
+            defaultHoldTtlMs: config.RDE_BILLING_HOLD_TTL_MS,
+            planState,
+          }),
           protoFile: protoFileOf('billing'),
+        },
+        {
+          fullName: 'rde.billing.v1.SpendCapService',
+          definition: billingCaps.SpendCapServiceService,
+          handlers: spendCapHandlers(new SpendCaps(book, capStore, ctx.backends.clock)),
+          protoFile: 'rde/billing/v1/caps.proto',
+        },
+        {
+          fullName: 'rde.billing.v1.SessionService',
+          definition: billingSessions.SessionServiceService,
+          handlers: sessionHandlers(new Sessions(book, sessionStore, capStore, ctx.backends.clock)),
+          protoFile: 'rde/billing/v1/sessions.proto',
+        },
+        {
+          fullName: 'rde.billing.v1.OverviewService',
+          definition: billingOverview.OverviewServiceService,
+          handlers: overviewHandlers({ book, ledger, clock: ctx.backends.clock, planState }),
+          protoFile: 'rde/billing/v1/overview.proto',
+        },
+        {
+          fullName: 'rde.billing.v1.SubscriptionService',
+          definition: billingSubscriptions.SubscriptionServiceService,
+          handlers: subscriptionHandlers(subscriptions),
+          protoFile: 'rde/billing/v1/subscriptions.proto',
         },
       ],
       healthy: async () => (await Promise.all([store.ping(), bus.ping(), keyValue.ping()]), true),
       async startBackground() {
         await consumer.start();
         reaper.start();
+        periodJobs.start();
       },
       async close() {
+        await periodJobs.stop();
         await reaper.stop();
         await consumer.stop();
       },

@@ -41,6 +41,8 @@ describe('credit book crash windows', () => {
       amount: 10_000,
       ttlMs: 60_000,
       runId: 'run_crash',
+      userId: '',
+      sessionId: '',
       description: '',
     });
   });

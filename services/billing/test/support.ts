@@ -19,6 +19,8 @@ export type BillingRpc = ServiceClient<typeof billing.BillingServiceService>['rp
 
 export interface RunningBilling {
   clock: ManualClock;
+  /** where its gRPC server listens (every billing service) */
+  address: string;
   rpc: BillingRpc;
   /** Publishes on the bus billing consumes, as a producing service's outbox relay would. */
   bus: Bus;
@@ -73,6 +75,7 @@ export async function startBilling(kind: BackendKind, env: NodeJS.ProcessEnv = {
   });
   return {
     clock,
+    address: running.address,
     rpc: client.rpc,
     bus: await backends.bus('test-producer'),
     async stop() {

@@ -1,5 +1,16 @@
 import { clientSet, type AddressBook, type ServiceClient } from '@rde/platform';
-import { auth, billing, catalog, dataset, signin, waterfall } from '@rde/proto';
+import {
+  auth,
+  billing,
+  billingCaps,
+  billingOverview,
+  billingSessions,
+  billingSubscriptions,
+  catalog,
+  dataset,
+  signin,
+  waterfall,
+} from '@rde/proto';
 
 /**
  * One promise-wrapped gRPC client per downstream, addressed through the address book. Only the
@@ -9,6 +20,10 @@ export interface Clients {
   readonly auth: ServiceClient<typeof auth.AuthServiceService>['rpc'];
   readonly signin: ServiceClient<typeof signin.SignInServiceService>['rpc'];
   readonly billing: ServiceClient<typeof billing.BillingServiceService>['rpc'];
+  readonly spendCaps: ServiceClient<typeof billingCaps.SpendCapServiceService>['rpc'];
+  readonly sessions: ServiceClient<typeof billingSessions.SessionServiceService>['rpc'];
+  readonly overview: ServiceClient<typeof billingOverview.OverviewServiceService>['rpc'];
+  readonly subscriptions: ServiceClient<typeof billingSubscriptions.SubscriptionServiceService>['rpc'];
   readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
   readonly waterfall: ServiceClient<typeof waterfall.WaterfallServiceService>['rpc'];
@@ -21,6 +36,10 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
     auth: connect('auth', auth.AuthServiceService),
     signin: connect('auth', signin.SignInServiceService),
     billing: connect('billing', billing.BillingServiceService),
+    spendCaps: connect('billing', billingCaps.SpendCapServiceService),
+    sessions: connect('billing', billingSessions.SessionServiceService),
+    overview: connect('billing', billingOverview.OverviewServiceService),
+    subscriptions: connect('billing', billingSubscriptions.SubscriptionServiceService),
     catalog: connect('catalog', catalog.CatalogServiceService),
     dataset: connect('dataset', dataset.DatasetServiceService),
     // SearchPeople holds and spends credits: its contract does not mark it idempotent, so it is never retried.

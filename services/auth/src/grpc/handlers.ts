@@ -42,6 +42,11 @@ export function authHandlers(accounts: AccountService, keys: KeyService): Handle
       };
     },
 
+    async listMembers(_request, { caller }) {
+      const members = await accounts.members(required(caller));
+      return { members: members.map((member) => ({ userId: member.user_id, email: member.email, role: member.role })) };
+    },
+
     async createKey(request, { caller }) {
       const { name } = parseInput(createKeyInput, request);
       const minted = await keys.create(required(caller), name);

@@ -85,6 +85,17 @@ export class AccountService {
     return { workspace, user, role: caller.role, seatsUsed };
   }
 
+  /** The caller's workspace members with their roles and emails. */
+  async members(caller: Caller): Promise<{ user_id: string; email: string; role: string }[]> {
+    const memberships = await this.store.memberships.list(caller.workspaceId);
+    const users = await Promise.all(memberships.map((membership) => this.store.users.byId(membership.user_id)));
+    return memberships.map((membership, index) => ({
+      user_id: membership.user_id,
+      email: users[index]?.email ?? '',
+      role: membership.role,
+    }));
+  }
+
   /**
    * Ensures the dev workspace, owned by dev@rde.local, whose owner key is `configuredKey` when
    * given or else minted once. Every step is an insert a unique index makes idempotent, so

@@ -40,6 +40,11 @@ export class Memberships {
     return this.collection.findOne({ workspace_id: workspaceId, user_id: userId });
   }
 
+  /** Every member of a workspace, earliest first. */
+  list(workspaceId: string): Promise<MembershipDocument[]> {
+    return this.collection.find({ workspace_id: workspaceId }, { sort: { created_at_ms: 1, _id: 1 } });
+  }
+
   /** The user's first membership: their home workspace. */
   firstOf(userId: string): Promise<MembershipDocument | null> {
     return this.collection.findOne({ user_id: userId }, { sort: { created_at_ms: 1, _id: 1 } });

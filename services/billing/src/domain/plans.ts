@@ -147,17 +147,3 @@ export function planById(id: PlanId): Plan {
   if (!plan) throw new Error(`no plan ${id} in the catalog`);
   return plan;
 }
-
-/** The spec's plan state, less seats.used (auth counts members; the gateway adds it). */
-export interface PlanState {
-  plan: Plan;
-  subscription: null;
-  can_buy_credits: boolean;
-  beta: boolean;
-  seats: { limit: null };
-}
-
-/** Every workspace is on Free until subscriptions exist: no subscription, so no credit purchases. */
-export function freePlanState(): PlanState {
-  return { plan: planById('free'), subscription: null, can_buy_credits: false, beta: false, seats: { limit: null } };
-}

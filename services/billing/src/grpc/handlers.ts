@@ -4,7 +4,8 @@ import type { CreditBook } from '../credit-book';
 import { isMillicredits } from '../domain/credits';
 import { isHoldId } from '../domain/holds';
 import type { LedgerEntry } from '../domain/ledger';
-import { PLAN_CATALOG, freePlanState } from '../domain/plans';
+import { PLAN_CATALOG } from '../domain/plans';
+import type { PlanState } from '../domain/subscriptions';
 import type { AccountDocument } from '../store/accounts';
 import type { LedgerStore } from '../store/ledger';
 
@@ -18,6 +19,7 @@ export interface BillingHandlerDependencies {
   book: CreditBook;
   ledger: LedgerStore;
   defaultHoldTtlMs: number;
+  planState(workspaceId: string): Promise<PlanState>;
 }
 
 /** Proto ⇄ domain only: the rules live in the credit book and the domain. */
@@ -31,19 +33,20 @@ export function billingHandlers(deps: BillingHandlerDependencies): Handlers<type
     },
 
     async getPlanState(_request, context) {
-      await book.account(workspaceOf(context));
-      return { planStateJson: json(freePlanState()) };
+      const workspaceId = workspaceOf(context);
+      await book.account(workspaceId);
+      return { planStateJson: json(await deps.planState(workspaceId)) };
     },
 
     async getBalance(request, context) {
       const workspaceId = workspaceOf(context);
       const recent = limitOf(request.recent, RECENT_DEFAULT, RECENT_MAX, 'recent');
       const account = await book.account(workspaceId);
-      const entries = await ledger.recent(workspaceId, recent);
+      const [entries, planState] = await Promise.all([ledger.recent(workspaceId, recent), deps.planState(workspaceId)]);
       return {
         account: toAccount(account),
         recentEntries: entries.map(toLedgerEntry),
-        planStateJson: json(freePlanState()),
+        planStateJson: json(planState),
       };
     },
 
@@ -75,6 +78,8 @@ export function billingHandlers(deps: BillingHandlerDependencies): Handlers<type
         ttlMs: request.ttlMs || deps.defaultHoldTtlMs,
         runId: request.runId,
         description: request.description,
+        userId: context.caller?.userId ?? '',
+        sessionId: context.caller?.sessionId ?? '',
       });
       return { holdId: request.holdId, account: toAccount(account) };
     },
@@ -82,7 +87,7 @@ export function billingHandlers(deps: BillingHandlerDependencies): Handlers<type
 }
 
 /** Billing reads and changes only the caller's own workspace. */
-function workspaceOf(context: CallContext): string {
+export function workspaceOf(context: CallContext): string {
   const workspaceId = context.caller?.workspaceId;
   if (!workspaceId) throw errors.unauthenticated();
   return workspaceId;
@@ -95,7 +100,7 @@ function limitOf(requested: number, fallback: number, max: number, name: string)
   return requested;
 }
 
-function json(value: unknown): Buffer {
+export function json(value: unknown): Buffer {
   return Buffer.from(JSON.stringify(value));
 }
 
@@ -111,7 +116,7 @@ function toAccount(account: AccountDocument): billing.Account {
   };
 }
 
-function toLedgerEntry(entry: LedgerEntry): billing.LedgerEntry {
+export function toLedgerEntry(entry: LedgerEntry): billing.LedgerEntry {
   return {
     id: entry._id,
     workspaceId: entry.workspace_id,

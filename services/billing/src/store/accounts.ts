@@ -1,6 +1,8 @@
 import { DuplicateKeyError, type Collection, type Document } from '@rde/platform';
+import { spendIncrements, type CapFields, type CapTags } from '../domain/caps';
 import { chargeKey, holdRemaining, splitCharge } from '../domain/holds';
 import type { PlanId } from '../domain/plans';
+import type { CapGuard } from './caps';
 
 /** A charge drawn on the account, kept where a replay looks for it (decision 0004, amended). */
 export interface AppliedCharge {
@@ -17,13 +19,15 @@ export interface HoldRecord {
   created_at: number;
   /** by chargeKey(charge id) */
   applied: Record<string, AppliedCharge>;
+  /** Where the hold was counted against the caps (absent on holds made before caps existed). */
+  caps?: CapTags;
 }
 
 /**
  * Collection `accounts`, `_id` = workspace id. One document holds the money and the open holds, so
  * every money step is one conditional single-document update (no transactions on FerretDB).
  */
-export interface AccountDocument extends Document {
+export interface AccountDocument extends Document, CapFields {
   balance: number;
   reserved: number;
   /** balance − reserved, kept explicitly: FerretDB lacks `$expr` to compare two fields. */
@@ -34,6 +38,8 @@ export interface AccountDocument extends Document {
   late_charges: Record<string, AppliedCharge>;
   plan_id: PlanId;
   created_at: number;
+  /** Plan grants and rollover cuts applied, by chargeKey(entry id) (decision 0022). */
+  grants?: Record<string, { entry_id: string; balance_after: number }>;
 }
 
 /** A record's own entry: ids come from callers, so `constructor` must not find Object's. */
@@ -92,8 +98,11 @@ export class AccountStore {
     return existing;
   }
 
-  /** Holds `amount` when the available balance covers it and no hold of this id stands. */
-  reserve(workspaceId: string, hold: NewHold): Promise<AccountDocument | null> {
+  /**
+   * Holds `amount` when the available balance covers it, no hold of this id stands and the caps
+   * guard holds; counts it against its cap scopes in the same write.
+   */
+  reserve(workspaceId: string, hold: NewHold, tags: CapTags, guard: CapGuard): Promise<AccountDocument | null> {
     const path = `holds.${hold.id}`;
     const record: HoldRecord = {
       amount: hold.amount,
@@ -103,10 +112,20 @@ export class AccountStore {
       description: hold.description,
       created_at: hold.createdAt,
       applied: {},
+      caps: tags,
     };
     return this.collection.findOneAndUpdate(
-      { _id: workspaceId, available: { $gte: hold.amount }, [path]: { $exists: false } },
-      { $inc: { available: -hold.amount, reserved: hold.amount, open_holds: 1 }, $set: { [path]: record } },
+      { _id: workspaceId, available: { $gte: hold.amount }, [path]: { $exists: false }, ...guard.filter },
+      {
+        $inc: {
+          available: -hold.amount,
+          reserved: hold.amount,
+          open_holds: 1,
+          ...spendIncrements(tags, hold.amount),
+          ...guard.increments,
+        },
+        $set: { [path]: record },
+      },
     );
   }
 
@@ -147,20 +166,22 @@ export class AccountStore {
     return result.matched === 1 ? recorded : undefined;
   }
 
-  /** Removes the holds and gives back what they did not draw, if each is still as read. */
+  /** Removes the holds and gives back what they did not draw (to the balance and to the caps' spend), if each is still as read. */
   async release(workspaceId: string, holds: [string, HoldRecord][]): Promise<boolean> {
     const filter: Record<string, unknown> = { _id: workspaceId };
     const $unset: Record<string, ''> = {};
-    let rest = 0;
+    const $inc: Record<string, number> = { reserved: 0, available: 0, open_holds: -holds.length };
     for (const [holdId, hold] of holds) {
       filter[`holds.${holdId}.drawn`] = hold.drawn;
       $unset[`holds.${holdId}`] = '';
-      rest += holdRemaining(hold);
+      const rest = holdRemaining(hold);
+      $inc.reserved -= rest;
+      $inc.available += rest;
+      for (const [path, amount] of Object.entries(hold.caps ? spendIncrements(hold.caps, -rest) : {})) {
+        $inc[path] = ($inc[path] ?? 0) + amount;
+      }
     }
-    const result = await this.collection.updateOne(filter, {
-      $inc: { reserved: -rest, available: rest, open_holds: -holds.length },
-      $unset,
-    });
+    const result = await this.collection.updateOne(filter, { $inc, $unset });
     return result.matched === 1;
   }
 

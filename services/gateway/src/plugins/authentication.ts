@@ -23,6 +23,9 @@ declare module 'fastify' {
   }
 }
 
+/** The header naming the agent session a call belongs to (decision 0021). */
+export const SESSION_HEADER = 'x-session-id';
+
 export interface AuthenticationOptions {
   readonly clients: Clients;
   readonly clock: Clock;
@@ -66,7 +69,8 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     }
     try {
       const caller = await resolve(request.bearerToken, headerOf(request, 'x-workspace-id'));
-      request.caller = { ...caller, requestId: request.id };
+      // Metered calls accrue to the session the header names (a body `session_id` overrides it).
+      request.caller = { ...caller, requestId: request.id, sessionId: headerOf(request, SESSION_HEADER) };
     } catch (error) {
       if (!(config.optionalBearer && error instanceof RdeError && error.httpStatus === 401)) throw error;
     }

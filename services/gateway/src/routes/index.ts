@@ -11,6 +11,7 @@ import { keyRoutes } from './keys';
 import { metaRoutes } from './meta';
 import { qualifyRoutes } from './qualify';
 import { searchRoutes } from './search';
+import { sessionRoutes } from './sessions';
 import { toolsRoutes } from './tools';
 
 /** Route modules, grouped as the spec groups them; each declares its schemas beside its handlers. */
@@ -26,5 +27,6 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   feedbackRoutes,
   integrationRoutes,
   searchRoutes,
+  sessionRoutes,
   qualifyRoutes,
 ];

@@ -147,8 +147,11 @@ function retryConfig<D extends ServiceDefinition>(
     service: serviceName,
     method: definition[method].path.split('/').pop(),
   }));
-  if (names.length === 0) return { methodConfig: [] };
+  // Round robin spreads calls over every address of a multi-address target (replicas).
+  const loadBalancingConfig = [{ round_robin: {} }];
+  if (names.length === 0) return { loadBalancingConfig, methodConfig: [] };
   return {
+    loadBalancingConfig,
     methodConfig: [
       {
         name: names,

@@ -3,6 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { csvWriter } from '@rde/platform';
 import type { auth } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
+import { capRoutes } from './caps';
+import { overviewRoutes } from './overview';
+import { parseJson, withSeatsUsed } from './plan-state';
+import { subscriptionRoutes } from './subscriptions';
 import { LEDGER_COLUMNS, LEDGER_PAGE, creditsOrZero, ledgerRow, ledgerRows } from './ledger';
 import { balanceSchema, meSchema, noQuery, planCatalogSchema } from './schemas';
 
@@ -12,6 +16,9 @@ const tags = ['billing'];
 /** The billing reads: the public plan catalog, the caller's plan state, balance and ledger export. */
 export async function billingRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
   const { clients } = deps;
+  await capRoutes(app, deps);
+  await subscriptionRoutes(app, deps);
+  await overviewRoutes(app, deps);
 
   app.get(
     '/api/v2/billing/plans',
@@ -91,16 +98,6 @@ export async function billingRoutes(app: FastifyInstance, deps: GatewayDependenc
         .send(csv);
     },
   );
-}
-
-function parseJson(bytes: Buffer): Record<string, unknown> {
-  return JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>;
-}
-
-/** Billing knows the seat limit; auth counts the members. */
-function withSeatsUsed(planStateJson: Buffer, membership: auth.GetWorkspaceResponse) {
-  const state = parseJson(planStateJson) as { seats?: { limit: number | null } };
-  return { ...state, seats: { used: membership.seatsUsed, limit: state.seats?.limit ?? null } };
 }
 
 function workspaceJson(workspace: auth.Workspace | undefined) {

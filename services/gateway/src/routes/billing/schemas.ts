@@ -38,10 +38,28 @@ export const planCatalogSchema = allRequired({
   topup_requires_plan: { type: 'boolean' },
 });
 
+const nullableDate = { type: ['string', 'null'], format: 'date-time' } as const;
+
+/** The spec's Subscription record: the sold terms plus its state (decision 0022). */
+export const subscriptionSchema = allRequired({
+  plan_id: { type: 'string' },
+  cadence: { type: 'string', enum: ['monthly', 'annual'] },
+  amount_cents: { type: 'integer', description: 'price per billing period' },
+  monthly_credits: { type: 'number' },
+  status: { type: 'string', description: "the payment provider's subscription status" },
+  current_period_start: nullableDate,
+  current_period_end: nullableDate,
+  cancel_at_period_end: { type: 'boolean' },
+  pending_plan_id: { ...nullableString, description: 'a scheduled downgrade' },
+  pending_cadence: nullableString,
+  cap_grace_until: nullableDate,
+  next_grant_at: nullableDate,
+});
+
 /** The spec's plan state, as /api/v2/me and /billing/balance show it at their top level. */
 const planStateProperties = {
   plan: planSchema,
-  subscription: { type: 'null', description: 'null on Free' },
+  subscription: { anyOf: [{ type: 'null' }, subscriptionSchema], description: 'null on Free' },
   can_buy_credits: { type: 'boolean' },
   beta: { type: 'boolean' },
   seats: allRequired({
@@ -85,4 +103,115 @@ export const balanceSchema = allRequired({
     reserved: { type: 'number' },
     settled: { type: 'boolean', description: 'false while any hold is open' },
   }),
+});
+
+/** Error answers a route declares beyond the shared ones (401, 422, 5xx: the contract adds them). */
+export { errorResponses as errorsOf } from '../../contract';
+
+const positiveNumber = (description: string) => ({ type: 'number', exclusiveMinimum: 0, description }) as const;
+
+export const spendingCapBody = {
+  type: 'object',
+  properties: { cap: positiveNumber('credits over a rolling 30 days') },
+  required: ['cap'],
+  additionalProperties: false,
+} as const;
+
+export const sessionCapBody = {
+  type: 'object',
+  properties: { cap: positiveNumber('USD, rounded to the cent') },
+  required: ['cap'],
+  additionalProperties: false,
+} as const;
+
+export const memberCapBody = {
+  type: 'object',
+  properties: { cap_usd: positiveNumber('USD over a rolling 30 days, rounded to the cent') },
+  required: ['cap_usd'],
+  additionalProperties: false,
+} as const;
+
+export const memberParams = {
+  type: 'object',
+  properties: { user_id: { type: 'string', minLength: 1, maxLength: 128 } },
+  required: ['user_id'],
+} as const;
+
+export const capResult = allRequired({ cap: nullableNumber });
+
+export const memberCapResult = allRequired({ user_id: { type: 'string' }, cap_usd: nullableNumber });
+
+export const memberCapList = allRequired({
+  members: {
+    type: 'array',
+    items: allRequired({
+      user_id: { type: 'string' },
+      role: { type: 'string', enum: ['owner', 'member'] },
+      cap_usd: { ...nullableNumber, description: 'null = uncapped' },
+      spent_30d_usd: { type: 'number' },
+    }),
+  },
+});
+
+const planChoice = {
+  plan_id: { type: 'string', enum: ['starter', 'starter_1k', 'essential', 'essential_3k', 'pro', 'pro_7500'] },
+  cadence: { type: 'string', enum: ['monthly', 'annual'] },
+} as const;
+
+export const planChoiceBody = {
+  type: 'object',
+  properties: planChoice,
+  required: ['plan_id', 'cadence'],
+  additionalProperties: false,
+} as const;
+
+export const cancelBody = {
+  type: 'object',
+  properties: { resume: { type: 'boolean', default: false } },
+  required: ['resume'],
+  additionalProperties: false,
+} as const;
+
+export const urlResult = allRequired({ url: { type: 'string' } });
+
+export const changeResult = {
+  type: 'object',
+  properties: {
+    applied: { type: 'string', enum: ['immediate', 'scheduled'] },
+    effective_at: { type: 'string', format: 'date-time', description: 'scheduled only' },
+    subscription: subscriptionSchema,
+  },
+  required: ['applied', 'subscription'],
+} as const;
+
+export const subscriptionResult = allRequired({ subscription: subscriptionSchema });
+
+export const overviewSchema = allRequired({
+  balance: { type: 'number' },
+  reserved: { type: 'number' },
+  available: { type: 'number' },
+  spend_30d: { type: 'number', description: 'credits held or spent over the rolling 30 days' },
+  spending_cap: { ...nullableNumber, description: 'workspace cap in credits; null = none' },
+  usage: {
+    type: 'array',
+    description: 'credits per UTC day, oldest first, 30 days',
+    items: allRequired({ date: { type: 'string', format: 'date' }, credits: { type: 'number' } }),
+  },
+  session_spend_cap: { ...nullableNumber, description: 'USD default of new sessions; null if unset' },
+  buckets: allRequired({
+    balance: { type: 'number' },
+    plan_credits: { type: 'number' },
+    purchased_credits: { type: 'number' },
+    plan_remaining: { type: 'number' },
+    purchased_remaining: { type: 'number' },
+    rollover_cap: { ...nullableNumber, description: 'null on Free and Enterprise' },
+  }),
+  recent_ledger: { type: 'array', items: ledgerEntrySchema, description: 'newest first' },
+  ...planStateProperties,
+});
+
+export const autoTopUpSchema = allRequired({
+  enabled: { type: 'boolean' },
+  threshold_credits: nullableNumber,
+  topup_credits: nullableNumber,
 });

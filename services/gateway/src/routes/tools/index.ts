@@ -72,7 +72,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
 
   app.post<{
     Params: { tool: string; method: string };
-    Body: { payload?: object; args?: unknown[]; kwargs?: object; dry_run?: boolean };
+    Body: { payload?: object; args?: unknown[]; kwargs?: object; dry_run?: boolean; session_id?: string };
   }>(
     '/tools/:tool/:method',
     {
@@ -85,7 +85,8 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
       },
     },
     async (request) => {
-      const { payload, args, kwargs, dry_run: dryRun = false } = request.body ?? {};
+      const { payload, args, kwargs, dry_run: dryRun = false, session_id: sessionId } = request.body ?? {};
+      const caller = sessionId ? { ...request.caller, sessionId } : request.caller;
       const { resultJson, meta } = await catalogClient.callTool(
         {
           tool: request.params.tool,
@@ -95,7 +96,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
           kwargsJson: jsonBytes(kwargs),
           dryRun,
         },
-        { caller: request.caller, deadlineMs: CALL_DEADLINE_MS },
+        { caller, deadlineMs: CALL_DEADLINE_MS },
       );
       return { ...(JSON.parse(resultJson.toString('utf8')) as object), _meta: metaOf(meta!) };
     },

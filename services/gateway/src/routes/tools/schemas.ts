@@ -144,6 +144,7 @@ export const callBody = {
     args: { type: 'array', description: 'positional parameters, in the order of the contract inputs' },
     kwargs: jsonObject('parameters by name'),
     dry_run: { type: 'boolean', description: 'price and resolve the call without charging or calling the provider' },
+    session_id: { type: 'string', maxLength: 200, description: 'the `ses_` session the spend accrues to' },
   },
   additionalProperties: false,
 } as const;

@@ -1,0 +1,80 @@
+import type { Clock, Logger } from '@rde/platform';
+import type { CreditBook } from '../credit-book';
+import { monthlyGrant, nextMonth, planGrantEntry, rolloverEntry, rolloverExcess } from '../domain/grants';
+import type { LedgerEntry } from '../domain/ledger';
+import { isLive, type SubscriptionDocument } from '../domain/subscriptions';
+import type { GrantRepository } from '../store/grants';
+import type { LedgerStore } from '../store/ledger';
+import type { SubscriptionRepository } from '../store/subscriptions';
+
+const MAX_ROUNDS = 50;
+
+/**
+ * Monthly plan grants at `next_grant_at`: the rollover cut, then the grant, each a ledger entry
+ * with a deterministic id applied to the account once; then the next due time. A crash anywhere
+ * reruns into the same ids and applies nothing twice.
+ */
+export class PlanGrants {
+  constructor(
+    private readonly book: CreditBook,
+    private readonly ledger: LedgerStore,
+    private readonly grants: GrantRepository,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Every grant due now; returns how many were made. */
+  async grantDue(): Promise<number> {
+    let granted = 0;
+    for (const subscription of await this.subscriptions.dueGrants(this.clock.now())) {
+      granted += await this.grantFor(subscription);
+    }
+    return granted;
+  }
+
+  /** The grants this subscription has due (one per month past), oldest first. */
+  async grantFor(subscription: SubscriptionDocument): Promise<number> {
+    let current: SubscriptionDocument | null = subscription;
+    let granted = 0;
+    const now = this.clock.now();
+    while (current && isLive(current) && current.next_grant_at !== null && current.next_grant_at <= now) {
+      await this.grantOnce(current, current.next_grant_at);
+      current = await this.subscriptions.advanceGrant(
+        current._id,
+        current.next_grant_at,
+        nextMonth(current.next_grant_at),
+      );
+      granted++;
+    }
+    return granted;
+  }
+
+  private async grantOnce(subscription: SubscriptionDocument, dueAt: number): Promise<void> {
+    const workspaceId = subscription._id;
+    const amount = monthlyGrant(subscription.plan_id);
+    if (amount === 0) return;
+    const now = this.clock.now();
+    const grant = planGrantEntry(workspaceId, subscription.plan_id, dueAt, amount, now);
+    const account = await this.book.account(workspaceId);
+    if (!this.grants.applied(account, grant._id)) {
+      const excess = rolloverExcess(account.balance, subscription.plan_id, amount);
+      if (excess > 0) await this.write(workspaceId, rolloverEntry(grant._id, workspaceId, excess, now));
+    }
+    await this.write(workspaceId, grant);
+    this.logger.info({ workspaceId, grantId: grant._id, amount }, 'plan credits granted');
+  }
+
+  /** Ledger first (the first amount written wins), then the account once, then balance_after. */
+  private async write(workspaceId: string, entry: LedgerEntry): Promise<void> {
+    const stored = await this.ledger.insertOnce(entry);
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const account = await this.book.account(workspaceId);
+      const applied = this.grants.applied(account, stored._id);
+      if (applied)
+        return this.ledger.recordBalancesAfter([{ charge_id: stored._id, balance_after: applied.balance_after }]);
+      await this.grants.apply(account, stored._id, stored.amount);
+    }
+    throw new Error(`${entry._id}: its guarded write lost ${MAX_ROUNDS} races in a row`);
+  }
+}

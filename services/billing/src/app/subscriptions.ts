@@ -1,0 +1,267 @@
+import Stripe from 'stripe';
+import { errors, httpError, type Caller, type Clock, type Logger } from '@rde/platform';
+import type { CreditBook } from '../credit-book';
+import type { PlanGrants } from './grants';
+import { PLAN_CATALOG, type PlanId } from '../domain/plans';
+import { requireOwner } from '../domain/roles';
+import {
+  SELF_SERVE_PLAN_IDS,
+  changeKind,
+  fromProvider,
+  isLive,
+  providerMetadata,
+  planStateOf,
+  providerPrice,
+  subscriptionView,
+  type Cadence,
+  type PlanState,
+  type ProviderSubscription,
+  type SubscriptionDocument,
+  type SubscriptionView,
+} from '../domain/subscriptions';
+import type { SpendCapRepository } from '../store/caps';
+import type { SubscriptionRepository } from '../store/subscriptions';
+
+const MONTH_MS = 30 * 24 * 60 * 60_000;
+const SUBSCRIPTION_EVENTS = new Set([
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+]);
+
+export interface SubscriptionOptions {
+  webhookSecret: string;
+  returnUrl: string;
+}
+
+export type ChangeResult =
+  | { applied: 'immediate'; subscription: SubscriptionView }
+  | { applied: 'scheduled'; effective_at: string; subscription: SubscriptionView };
+
+const noSubscription = () =>
+  httpError(404, { error: 'no_subscription', detail: 'This workspace has no subscription (it is on Free).' });
+
+/** A provider failure is the provider's (502), never our crash; its message names what it refused. */
+async function provided<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeError) {
+      throw httpError(502, { error: 'payment_provider_error', detail: error.message });
+    }
+    throw error;
+  }
+}
+
+/** Subscriptions on the payment provider (decision 0022). */
+export class Subscriptions {
+  constructor(
+    private readonly provider: Stripe | undefined,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly caps: SpendCapRepository,
+    private readonly book: CreditBook,
+    private readonly grants: PlanGrants,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly options: SubscriptionOptions,
+  ) {}
+
+  async planState(workspaceId: string): Promise<PlanState> {
+    return planStateOf(await this.subscriptions.find(workspaceId));
+  }
+
+  async checkout(caller: Caller, planId: string, cadence: string): Promise<string> {
+    const provider = this.enabled(caller);
+    const target = selfServe(planId, cadence);
+    const current = await this.subscriptions.find(caller.workspaceId);
+    if (isLive(current)) {
+      throw errors.conflict({
+        error: 'already_subscribed',
+        detail: 'This workspace already has a subscription: use /change.',
+      });
+    }
+    const customer = await this.customer(provider, caller.workspaceId, current);
+    const metadata = providerMetadata(caller.workspaceId, target.plan_id, target.cadence);
+    const session = await provided(
+      provider.checkout.sessions.create({
+        mode: 'subscription',
+        customer,
+        client_reference_id: caller.workspaceId,
+        line_items: [{ quantity: 1, price_data: providerPrice(target.plan_id, target.cadence) }],
+        subscription_data: { metadata },
+        metadata,
+        success_url: this.options.returnUrl,
+        cancel_url: this.options.returnUrl,
+      }),
+    );
+    if (!session.url) throw new Error('the payment provider returned a checkout session without a url');
+    return session.url;
+  }
+
+  async change(caller: Caller, planId: string, cadence: string): Promise<ChangeResult> {
+    const provider = this.enabled(caller);
+    const target = selfServe(planId, cadence);
+    const current = await this.liveSubscription(caller.workspaceId);
+    const kind = changeKind(current, target);
+    if (kind === 'same')
+      throw errors.badRequest({ error: 'same_plan', detail: 'The workspace is already on this plan.' });
+    const stamp = this.stamp();
+    if (kind === 'downgrade') {
+      const changed = await this.subscriptions.change(caller.workspaceId, {
+        pending_plan_id: target.plan_id,
+        pending_cadence: target.cadence,
+        ...stamp,
+      });
+      return {
+        applied: 'scheduled',
+        effective_at: new Date(changed.current_period_end).toISOString(),
+        subscription: subscriptionView(changed),
+      };
+    }
+    await provided(
+      provider.subscriptions.update(current.stripe_subscription_id, {
+        items: [{ id: current.stripe_item_id, price_data: providerPrice(target.plan_id, target.cadence) }],
+        proration_behavior: 'create_prorations',
+        metadata: providerMetadata(caller.workspaceId, target.plan_id, target.cadence),
+      }),
+    );
+    const changed = await this.subscriptions.change(caller.workspaceId, {
+      plan_id: target.plan_id,
+      cadence: target.cadence,
+      pending_plan_id: null,
+      pending_cadence: null,
+      ...stamp,
+    });
+    await this.caps.setPlan(caller.workspaceId, target.plan_id);
+    return { applied: 'immediate', subscription: subscriptionView(changed) };
+  }
+
+  /** Cancel at period end (dropping a pending downgrade), or resume. */
+  async cancel(caller: Caller, resume: boolean): Promise<SubscriptionView> {
+    const provider = this.enabled(caller);
+    const current = await this.liveSubscription(caller.workspaceId);
+    await provided(provider.subscriptions.update(current.stripe_subscription_id, { cancel_at_period_end: !resume }));
+    const pending = resume ? {} : { pending_plan_id: null, pending_cadence: null };
+    const changed = await this.subscriptions.change(caller.workspaceId, {
+      cancel_at_period_end: !resume,
+      ...pending,
+      ...this.stamp(),
+    });
+    return subscriptionView(changed);
+  }
+
+  async portal(caller: Caller): Promise<string> {
+    const provider = this.enabled(caller);
+    const current = await this.subscriptions.find(caller.workspaceId);
+    const customer = await this.customer(provider, caller.workspaceId, current);
+    const session = await provided(
+      provider.billingPortal.sessions.create({ customer, return_url: this.options.returnUrl }),
+    );
+    return session.url;
+  }
+
+  /** A webhook delivery: verified, applied once, older-than-known state ignored. */
+  async applyProviderEvent(payload: Buffer, signature: string): Promise<boolean> {
+    if (!this.provider || !this.options.webhookSecret) throw httpError(503, { error: 'stripe_disabled' });
+    let event: Stripe.Event;
+    try {
+      event = this.provider.webhooks.constructEvent(payload, signature, this.options.webhookSecret);
+    } catch {
+      throw errors.badRequest({ detail: 'invalid webhook signature' });
+    }
+    if (await this.subscriptions.eventSeen(event.id)) return false;
+    const applied = SUBSCRIPTION_EVENTS.has(event.type)
+      ? await this.applySubscription(event.data.object as unknown as ProviderSubscription, event.created)
+      : false;
+    await this.subscriptions.recordEvent({
+      _id: event.id,
+      type: event.type,
+      created: event.created,
+      applied_at: this.clock.now(),
+    });
+    return applied;
+  }
+
+  /** Applies every downgrade whose period ended; returns how many. */
+  async applyDueDowngrades(): Promise<number> {
+    let applied = 0;
+    for (const due of await this.subscriptions.dueDowngrades(this.clock.now())) {
+      const planId = due.pending_plan_id!;
+      const cadence = due.pending_cadence ?? due.cadence;
+      await this.provider?.subscriptions.update(due.stripe_subscription_id, {
+        items: [{ id: due.stripe_item_id, price_data: providerPrice(planId, cadence) }],
+        proration_behavior: 'none',
+        metadata: providerMetadata(due._id, planId, cadence),
+      });
+      const graceMonths = PLAN_CATALOG.downgrade_grace_months;
+      const done = await this.subscriptions.applyPending(due, {
+        plan_id: planId,
+        cadence,
+        cap_grace_until: due.current_period_end + graceMonths * MONTH_MS,
+        ...this.stamp(),
+      });
+      if (!done) continue;
+      await this.caps.setPlan(due._id, planId);
+      this.logger.info({ workspaceId: due._id, planId, cadence }, 'scheduled downgrade applied');
+      applied++;
+    }
+    return applied;
+  }
+
+  private async applySubscription(object: ProviderSubscription, created: number): Promise<boolean> {
+    const state = fromProvider(object);
+    const customer = typeof object.customer === 'string' ? object.customer : object.customer?.id;
+    const workspaceId = object.metadata?.workspace_id || (await this.subscriptions.byCustomer(customer))?._id;
+    if (!state || !workspaceId) {
+      this.logger.warn(
+        { subscription: object.id, customer },
+        'provider subscription names no workspace or plan; ignored',
+      );
+      return false;
+    }
+    const applied = await this.subscriptions.applyProviderState(workspaceId, { ...state, event_created: created });
+    if (applied) {
+      await this.book.account(workspaceId);
+      await this.caps.setPlan(workspaceId, isLive(state) ? state.plan_id : 'free');
+      if (isLive(state)) {
+        // The first grant is due at the period start: made now, not at the job's next round.
+        await this.subscriptions.startGrants(workspaceId, state.current_period_start);
+        const subscription = await this.subscriptions.find(workspaceId);
+        if (subscription) await this.grants.grantFor(subscription);
+      }
+    }
+    return applied;
+  }
+
+  /** Owner-only first, then the 503 when payments are off. */
+  private enabled(caller: Caller): Stripe {
+    requireOwner(caller);
+    if (!this.provider) throw httpError(503, { error: 'stripe_disabled' });
+    return this.provider;
+  }
+
+  private async liveSubscription(workspaceId: string): Promise<SubscriptionDocument> {
+    const current = await this.subscriptions.find(workspaceId);
+    if (!current || !isLive(current)) throw noSubscription();
+    return current;
+  }
+
+  private async customer(provider: Stripe, workspaceId: string, current: SubscriptionDocument | null) {
+    if (current?.stripe_customer_id) return current.stripe_customer_id;
+    const created = await provided(provider.customers.create({ metadata: { workspace_id: workspaceId } }));
+    await this.subscriptions.saveCustomer(workspaceId, created.id);
+    return created.id;
+  }
+
+  /** Our own changes count as state at this moment: a provider event created before it is older. */
+  private stamp() {
+    return { event_created: Math.floor(this.clock.now() / 1000) };
+  }
+}
+
+function selfServe(planId: string, cadence: string): { plan_id: PlanId; cadence: Cadence } {
+  if (!SELF_SERVE_PLAN_IDS.includes(planId as PlanId) || (cadence !== 'monthly' && cadence !== 'annual')) {
+    throw errors.badRequest({ detail: 'plan_id must be a self-serve plan and cadence monthly or annual' });
+  }
+  return { plan_id: planId as PlanId, cadence };
+}

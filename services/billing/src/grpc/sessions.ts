@@ -1,0 +1,31 @@
+import type { Handlers } from '@rde/platform';
+import type { billingSessions } from '@rde/proto';
+import type { SessionView, Sessions } from '../app/sessions';
+import { callerOf } from './caller';
+import { json } from './handlers';
+
+const answer = async (view: Promise<SessionView>) => ({ sessionJson: json(await view) });
+
+/** Proto ⇄ use case only; every answer is the session's public JSON. */
+export function sessionHandlers(sessions: Sessions): Handlers<typeof billingSessions.SessionServiceService> {
+  return {
+    startSession: (request, context) => {
+      const steps = JSON.parse(Buffer.from(request.stepsJson).toString('utf8') || '[]') as unknown[];
+      return answer(sessions.start(callerOf(context), steps, request.userPrompt));
+    },
+    updateSessionStep: (request, context) =>
+      answer(sessions.updateStep(callerOf(context), request.sessionId, request.index, request.status)),
+    setSessionStatus: (request, context) =>
+      answer(sessions.setStatus(callerOf(context), request.sessionId, request.message, request.stepIndex)),
+    addSessionOutput: (request, context) =>
+      answer(sessions.addOutput(callerOf(context), request.sessionId, request.csv, request.label)),
+    getSession: (request, context) => answer(sessions.get(callerOf(context), request.sessionId)),
+    setSessionLimit: (request, context) =>
+      answer(sessions.setLimit(callerOf(context), request.sessionId, request.capCents)),
+    setSessionAlert: (request, context) =>
+      answer(sessions.setAlert(callerOf(context), request.sessionId, request.message)),
+    endSession: (request, context) => answer(sessions.end(callerOf(context), request.sessionId)),
+    addSessionFeedback: (request, context) =>
+      answer(sessions.addFeedback(callerOf(context), request.sessionId, request.message)),
+  };
+}

@@ -1,0 +1,29 @@
+import type { Handlers } from '@rde/platform';
+import type { billingSubscriptions } from '@rde/proto';
+import type { Subscriptions } from '../app/subscriptions';
+import { callerOf } from './caller';
+import { json } from './handlers';
+
+/** Proto ⇄ use case only. */
+export function subscriptionHandlers(
+  subscriptions: Subscriptions,
+): Handlers<typeof billingSubscriptions.SubscriptionServiceService> {
+  return {
+    async checkout(request, context) {
+      return { url: await subscriptions.checkout(callerOf(context), request.planId, request.cadence) };
+    },
+    async changeSubscription(request, context) {
+      return { resultJson: json(await subscriptions.change(callerOf(context), request.planId, request.cadence)) };
+    },
+    async cancelSubscription(request, context) {
+      return { resultJson: json({ subscription: await subscriptions.cancel(callerOf(context), request.resume) }) };
+    },
+    async openPortal(_request, context) {
+      return { url: await subscriptions.portal(callerOf(context)) };
+    },
+    // Public: the signature is the authentication, so there is no caller.
+    async applyProviderEvent(request) {
+      return { applied: await subscriptions.applyProviderEvent(Buffer.from(request.payload), request.signature) };
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { InMemoryDocumentStore, ManualClock, type Caller } from '@rde/platform';
+import { PlanGrants } from '../src/app/grants';
+import { Subscriptions } from '../src/app/subscriptions';
+import { paymentProvider } from '../src/clients/stripe';
+import { CreditBook } from '../src/credit-book';
+import type { LedgerEntry } from '../src/domain/ledger';
+import type { SubscriptionDocument } from '../src/domain/subscriptions';
+import { AccountStore, type AccountDocument } from '../src/store/accounts';
+import { SpendCapRepository } from '../src/store/caps';
+import { GrantRepository } from '../src/store/grants';
+import { LedgerStore } from '../src/store/ledger';
+import { SubscriptionRepository, type ProviderEventDocument } from '../src/store/subscriptions';
+import { testLogger } from './support';
+
+/** stripe-mock from deploy/backends.sh: the provider calls are real HTTP against it. */
+const API_BASE = process.env.RDE_STRIPE_API_BASE ?? 'http://127.0.0.1:12111';
+const DAY_MS = 24 * 60 * 60_000;
+
+/** Period-end jobs: a scheduled downgrade, and monthly plan grants with rollover, each applied once. */
+describe('subscription periods', () => {
+  const workspaceId = 'ws_downgrade';
+  const owner: Caller = { workspaceId, userId: 'usr_owner', role: 'owner', keyId: '', sessionId: '', requestId: '' };
+  let clock: ManualClock;
+  let accounts: InMemoryDocumentStore;
+  let repository: SubscriptionRepository;
+  let subscriptions: Subscriptions;
+  let grants: PlanGrants;
+  let ledger: LedgerStore;
+
+  beforeEach(async () => {
+    const store = new InMemoryDocumentStore();
+    accounts = store;
+    clock = new ManualClock();
+    const accountCollection = store.collection<AccountDocument>('accounts');
+    ledger = new LedgerStore(store.collection<LedgerEntry>('ledger'));
+    const book = new CreditBook(new AccountStore(accountCollection), ledger, clock, testLogger);
+    repository = new SubscriptionRepository(
+      store.collection<SubscriptionDocument>('subscriptions'),
+      store.collection<ProviderEventDocument>('stripe_events'),
+    );
+    grants = new PlanGrants(book, ledger, new GrantRepository(accountCollection), repository, clock, testLogger);
+    subscriptions = new Subscriptions(
+      paymentProvider('sk_test_downgrades', API_BASE),
+      repository,
+      new SpendCapRepository(accountCollection),
+      book,
+      grants,
+      clock,
+      testLogger,
+      { webhookSecret: 'whsec_unused', returnUrl: 'http://127.0.0.1/billing' },
+    );
+    await book.account(workspaceId);
+    await repository.applyProviderState(workspaceId, {
+      stripe_customer_id: 'cus_1',
+      stripe_subscription_id: 'sub_1',
+      stripe_item_id: 'si_1',
+      plan_id: 'pro',
+      cadence: 'monthly',
+      status: 'active',
+      current_period_start: clock.now(),
+      current_period_end: clock.now() + 30 * DAY_MS,
+      cancel_at_period_end: false,
+      event_created: Math.floor(clock.now() / 1000),
+    });
+  });
+
+  const account = async () => (await accounts.collection<AccountDocument>('accounts').findOne({ _id: workspaceId }))!;
+
+  test('waits for the period end, then applies the pending plan once and reprices the caps', async () => {
+    const scheduled = await subscriptions.change(owner, 'starter', 'monthly');
+    expect(scheduled).toMatchObject({
+      applied: 'scheduled',
+      subscription: { plan_id: 'pro', pending_plan_id: 'starter' },
+    });
+
+    clock.advance(29 * DAY_MS);
+    expect(await subscriptions.applyDueDowngrades()).toBe(0);
+    expect((await repository.find(workspaceId))?.plan_id).toBe('pro');
+
+    clock.advance(DAY_MS);
+    expect(await subscriptions.applyDueDowngrades()).toBe(1);
+    const applied = await repository.find(workspaceId);
+    expect(applied).toMatchObject({ plan_id: 'starter', pending_plan_id: null, pending_cadence: null });
+    expect(applied?.cap_grace_until).toBeGreaterThan(clock.now());
+    expect((await account()).plan_id).toBe('starter');
+
+    expect(await subscriptions.applyDueDowngrades()).toBe(0);
+  });
+
+  test('a cancellation before the period end drops the pending downgrade', async () => {
+    await subscriptions.change(owner, 'starter', 'monthly');
+    await subscriptions.cancel(owner, false);
+    clock.advance(31 * DAY_MS);
+    expect(await subscriptions.applyDueDowngrades()).toBe(0);
+    expect((await repository.find(workspaceId))?.plan_id).toBe('pro');
+  });
+
+  test('monthly grants: one per month due, rollover cut to the cap first, a rerun grants nothing', async () => {
+    await repository.startGrants(workspaceId, clock.now());
+    expect(await grants.grantDue()).toBe(1);
+    // The free grant (100) carries over under the cap: 100 + Pro's 5,000.
+    expect((await account()).balance).toBe(5_100_000);
+    expect(await grants.grantDue()).toBe(0);
+
+    clock.advance(31 * DAY_MS);
+    expect(await grants.grantDue()).toBe(1);
+    // At most two months of plan credits right after a grant: 100 of the 5,100 carried expire.
+    expect((await account()).balance).toBe(10_000_000);
+    const entries = await ledger.recent(workspaceId, 10);
+    const byBalance = entries.map((entry) => [entry.kind, entry.amount, entry.balance_after]);
+    byBalance.sort((a, b) => Number(a[2]) - Number(b[2]));
+    expect(byBalance).toEqual([
+      ['grant', 100_000, 100_000],
+      ['correction', -100_000, 5_000_000],
+      ['grant', 5_000_000, 5_100_000],
+      ['grant', 5_000_000, 10_000_000],
+    ]);
+    expect(await grants.grantDue()).toBe(0);
+    expect((await ledger.recent(workspaceId, 10)).length).toBe(4);
+  });
+});
