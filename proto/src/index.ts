@@ -15,3 +15,4 @@ export * as billingSubscriptions from './gen/rde/billing/v1/subscriptions';
 export * as billingOverview from './gen/rde/billing/v1/overview';
 export * as signin from './gen/rde/auth/v1/signin';
 export * as topics from './topics';
+export * as publicJson from './public-json';

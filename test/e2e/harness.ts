@@ -154,6 +154,8 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
     RDE_SANDBOX_PORT: String(sandboxPort),
     RDE_SANDBOX_ADDR: `http://127.0.0.1:${sandboxPort}`,
     RDE_DEV_API_KEY: ownerKey,
+    // Where separate processes reach the gateway, e.g. the waterfall's provider-job callback URLs.
+    RDE_GATEWAY_ADDR: `http://127.0.0.1:${gatewayPort}`,
   };
   const replicas = new Map<string, string[]>();
   for (const service of GRPC_SERVICES) {

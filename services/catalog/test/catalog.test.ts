@@ -113,14 +113,22 @@ describe('provider declarations', () => {
 
   test.each(methods.map(({ provider, method }) => [`${provider.tool}.${method.name}`, provider, method] as const))(
     '%s is consistent',
-    (_name, _provider, method) => {
+    (_name, provider, method) => {
       const names = method.parameters.map((p) => p.name);
+      if (typeof method.job === 'object') {
+        const poll = provider.methods.find((m) => m.name === (method.job as { poll: string }).poll);
+        expect(poll?.job).toBe('poll');
+        expect(poll?.parameters.map((p) => p.name)).toEqual([method.job.id_field]);
+        expect(names).toContain(method.job.callback_parameter);
+        if (method.job.batch) expect(names).toContain(method.job.batch.items_parameter);
+      }
       for (const [, pathParameter] of method.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g))
         expect(names).toContain(pathParameter);
       if (method.rows?.countParameter) expect(names).toContain(method.rows.countParameter);
       for (const group of method.oneOfRequired ?? []) for (const name of group) expect(names).toContain(name);
       if (method.cost.unit === 'record') expect(method.rows).toBeDefined();
-      if (method.cost.unit === 'hit') expect(method.hitPath).toBeDefined();
+      // A job's hit is read from its finished result, not from the submit answer.
+      if (method.cost.unit === 'hit' && !method.job) expect(method.hitPath).toBeDefined();
       expect(Number.isInteger(method.cost.millicredits) && method.cost.millicredits >= 0).toBe(true);
     },
   );

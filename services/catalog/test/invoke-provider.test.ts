@@ -42,7 +42,13 @@ describe('catalog service: provider invocations', () => {
   test('a vendor failure is a classified answer, not an RPC error', async () => {
     catalogUnderTest.vendor.answerWith({ status: 503 });
     const failed = await invoke({ query: { job_title: ['CTO'] } });
-    expect(failed.failure).toEqual({ reason: 'http_503', message: expect.stringContaining('503') });
+    expect(failed.failure).toEqual({ reason: 'http_503', message: expect.stringContaining('503'), retryAfterMs: 0 });
+    catalogUnderTest.vendor.answerWith({ status: 429 });
+    // A rate-limited call carries the vendor's Retry-After, so the waterfall waits it out.
+    expect((await invoke({ query: { job_title: ['CTO'] } })).failure).toMatchObject({
+      reason: 'rate_limited',
+      retryAfterMs: 2_000,
+    });
     catalogUnderTest.vendor.answerWith({ status: 400 });
     expect((await invoke({ query: { job_title: ['CTO'] } })).failure?.reason).toBe('rejected');
   });

@@ -233,6 +233,15 @@ describe('catalog service: tool calls', () => {
     expect(vendor.received).toHaveLength(0);
   });
 
+  test('an asynchronous vendor’s job methods are refused as single calls, before any hold', async () => {
+    for (const method of ['submit', 'poll']) {
+      const { status, body } = await refusalOf(call({ tool: 'reachout', method, payload: { linkedin_url: 'x' } }));
+      expect(status).toBe(400);
+      expect(body).toMatchObject({ error: 'job_method', tool: 'reachout', method, credits_charged: 0 });
+    }
+    expect(downstreams.holds.size).toBe(0);
+  });
+
   test('an unknown tool or method is 404, and a call without a caller is 401', async () => {
     expect((await refusalOf(call({ tool: 'nope', payload: {} }))).status).toBe(404);
     expect((await refusalOf(call({ method: 'nope', payload: {} }))).body).toEqual({

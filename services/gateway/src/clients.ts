@@ -8,6 +8,7 @@ import {
   billingSubscriptions,
   catalog,
   dataset,
+  mcp,
   signin,
   waterfall,
 } from '@rde/proto';
@@ -27,6 +28,7 @@ export interface Clients {
   readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
   readonly waterfall: ServiceClient<typeof waterfall.WaterfallServiceService>['rpc'];
+  readonly mcp: ServiceClient<typeof mcp.McpServiceService>['rpc'];
   close(): void;
 }
 
@@ -44,6 +46,7 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
     dataset: connect('dataset', dataset.DatasetServiceService),
     // SearchPeople holds and spends credits: its contract does not mark it idempotent, so it is never retried.
     waterfall: connect('waterfall', waterfall.WaterfallServiceService),
+    mcp: connect('mcp', mcp.McpServiceService),
     close,
   };
 }

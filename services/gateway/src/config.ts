@@ -11,6 +11,8 @@ export function gatewayConfig(variables: NodeJS.ProcessEnv) {
       RDE_RPC_DEADLINE_MS: env.milliseconds(10_000),
       RDE_READY_PROBE_MS: env.milliseconds(500),
       RDE_BEARER_CACHE_MS: env.milliseconds(2_000),
+      /** The directory domain-proof token served at /.well-known/openai-apps-challenge; unset → 404. */
+      RDE_OPENAI_APPS_CHALLENGE: z.string().optional(),
     },
     variables,
   );

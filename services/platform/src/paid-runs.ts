@@ -23,12 +23,25 @@ export interface FinalSettlement {
   readonly createdAtMs: number;
 }
 
+/**
+ * A settlement that may leave its hold open (`final: false`): a provider job's charges while the
+ * run's hold stays for its other jobs. The hold is the run's unless `holdId` says otherwise.
+ */
+export interface Settlement extends FinalSettlement {
+  readonly holdId?: string;
+  readonly final: boolean;
+}
+
 /** The settlement as an outbox event, keyed by workspace so a workspace's settlements stay ordered. */
 export function finalSettlementEvent(settlement: FinalSettlement): NewOutboxEvent {
+  return settlementEvent({ ...settlement, final: true });
+}
+
+export function settlementEvent(settlement: Settlement): NewOutboxEvent {
   const value = billingEvents.Settlement.encode({
     settlementId: settlement.settlementId,
     workspaceId: settlement.workspaceId,
-    holdId: settlement.runId,
+    holdId: settlement.holdId ?? settlement.runId,
     runId: settlement.runId,
     charges: settlement.charges.map((charge) => ({
       chargeId: charge.charge_id,
@@ -37,7 +50,7 @@ export function finalSettlementEvent(settlement: FinalSettlement): NewOutboxEven
       userId: settlement.userId,
       sessionId: settlement.sessionId,
     })),
-    final: true,
+    final: settlement.final,
     createdAtMs: settlement.createdAtMs,
   }).finish();
   return { id: settlement.settlementId, topic: topics.SETTLEMENTS, key: settlement.workspaceId, value };

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { env, loadConfig } from '@rde/platform';
 
 /** The waterfall service's variables. */
@@ -11,6 +12,18 @@ export function waterfallConfig(variables: NodeJS.ProcessEnv) {
       RDE_WATERFALL_HOLD_TTL_MS: env.milliseconds(15 * 60_000),
       /** The outbox relay's safety-net poll (settlements are published right after their write). */
       RDE_WATERFALL_OUTBOX_POLL_MS: env.milliseconds(2_000),
+      /** A multi-row enrichment answers `running` (rule 6) once its rows take longer than this. */
+      RDE_ENRICH_DETACH_MS: env.milliseconds(3_000),
+      /** How long a request polls a provider job before answering `still_enriching` (rule 8). */
+      RDE_ENRICH_POLL_BUDGET_MS: env.milliseconds(12_000),
+      /** Between two polls of one provider job, and between two passes of the background poller. */
+      RDE_ENRICH_POLL_INTERVAL_MS: env.milliseconds(1_000),
+      /** A poller's lease on a job: a killed poller's job is taken again after this. */
+      RDE_ENRICH_JOB_LEASE_MS: env.milliseconds(30_000),
+      /** An open provider job is given up (`expired`, nothing charged) after this. */
+      RDE_ENRICH_JOB_LIFETIME_MS: env.milliseconds(10 * 60_000),
+      /** Calls in flight per vendor from one replica; 429s are waited out on top of this. */
+      RDE_ENRICH_VENDOR_CONCURRENCY: z.coerce.number().int().min(1).default(16),
     },
     variables,
   );

@@ -8,6 +8,7 @@ import { createWaterfallClients } from './clients';
 import { waterfallConfig } from './config';
 import { waterfallHandlers } from './grpc/handlers';
 import { RunRepository } from './store/runs';
+import { buildEnrichment, openEnrichStores } from './app/enrich/wiring';
 
 export const waterfallModule = grpcModule({
   name: 'waterfall',
@@ -20,8 +21,9 @@ export const waterfallModule = grpcModule({
     const store = await ctx.backends.documentStore('rde_waterfall');
     const bus = await ctx.backends.bus('waterfall');
     const runs = await RunRepository.open(store, clock);
+    const enrichStores = await openEnrichStores(store, clock);
     const relay = new OutboxRelay({
-      collections: [runs.collection],
+      collections: [runs.collection, enrichStores.runs.collection, enrichStores.jobs.collection],
       bus,
       logger: ctx.logger,
       pollIntervalMs: config.RDE_WATERFALL_OUTBOX_POLL_MS,
@@ -41,6 +43,14 @@ export const waterfallModule = grpcModule({
       logger: ctx.logger,
       stepDeadlineMs: config.RDE_WATERFALL_STEP_DEADLINE_MS,
     });
+    const enrich = buildEnrichment({
+      ctx,
+      config,
+      stores: enrichStores,
+      clients,
+      keyValue: await ctx.backends.keyValue('waterfall'),
+      relay,
+    });
     return {
       services: [
         {
@@ -48,6 +58,7 @@ export const waterfallModule = grpcModule({
           definition: waterfall.WaterfallServiceService,
           handlers: waterfallHandlers({
             peopleSearch,
+            ...enrich.handlers,
             qualifier: new Qualifier(clock),
             qualifyRuns: new QualifyRuns(clients.dataset, ctx.logger),
           }),
@@ -55,8 +66,12 @@ export const waterfallModule = grpcModule({
         },
       ],
       healthy: async () => (await Promise.all([store.ping(), bus.ping()]), true),
-      startBackground: async () => relay.start(),
+      startBackground: async () => {
+        await relay.start();
+        enrich.poller.start();
+      },
       close: async () => {
+        await enrich.poller.stop();
         await relay.stop();
         clients.close();
       },

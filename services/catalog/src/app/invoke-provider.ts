@@ -56,7 +56,7 @@ export class ProviderInvocations {
       return {
         ...EMPTY,
         elapsedMs: Math.round(performance.now() - started),
-        failure: { reason: error.reason, message: error.message },
+        failure: { reason: error.reason, message: error.message, retryAfterMs: error.retryAfterMs ?? 0 },
       };
     }
     const elapsedMs = Math.round(performance.now() - started);

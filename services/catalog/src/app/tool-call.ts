@@ -1,4 +1,4 @@
-import { errors, type Caller, type Clock, type Logger } from '@rde/platform';
+import { errors, type Caller, type Clock, type Logger, type RdeError } from '@rde/platform';
 import type { billing, dataset } from '@rde/proto';
 import { qualifiedName, type Catalog, type ResolvedMethod } from '../domain/catalog';
 import { chargeIdOf, datasetIdOf, newRunId } from '../domain/ids';
@@ -78,6 +78,7 @@ export class ToolCalls {
   async call(request: ToolCallRequest, caller: Caller | undefined): Promise<ToolCallResult> {
     if (!caller?.workspaceId) throw errors.unauthenticated();
     const target = this.deps.catalog.method(request.tool, request.method);
+    if (target.method.job) throw jobMethodRefusal(target);
     const parameters = this.deps.resolver.resolve(target.method, request.input);
     const name = qualifiedName(target);
     if (request.dryRun) return dryRun(target, parameters, name);
@@ -210,6 +211,17 @@ export class ToolCalls {
         this.deps.logger.warn({ err: error, runId: run.id }, 'settlement left for the outbox relay'),
       );
   }
+}
+
+/** An asynchronous vendor's job methods are reached through the enrichment waterfalls only. */
+function jobMethodRefusal(target: ResolvedMethod): RdeError {
+  return errors.badRequest({
+    error: 'job_method',
+    detail: `${qualifiedName(target)} runs provider jobs for the enrichment waterfalls (POST /enrich/{capability}); open jobs are read with GET /enrich/jobs/{provider}/{job_id}`,
+    tool: target.provider.tool,
+    method: target.method.name,
+    credits_charged: 0,
+  });
 }
 
 function dryRun(target: ResolvedMethod, parameters: ResolvedParameters, name: string): ToolCallResult {

@@ -87,7 +87,7 @@ function methodView(method: MethodDeclaration, centsPerCredit: number): catalog.
     payloadSchemaJson: method.http === 'POST' ? Buffer.from(JSON.stringify(payloadSchemaOf(method))) : Buffer.alloc(0),
     access: method.access ?? '',
     acceptsVendorOptions: method.acceptsVendorOptions === true,
-    capabilitiesJson: Buffer.from(JSON.stringify(method.capabilities ?? {})),
+    capabilitiesJson: Buffer.from(JSON.stringify({ ...method.capabilities, ...(method.job && { job: method.job }) })),
   };
 }
 

@@ -15,6 +15,8 @@ export class ProviderFailure extends Error {
      */
     readonly reason: string,
     message: string,
+    /** A rate-limited call: how long the vendor asked to wait (its Retry-After). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'ProviderFailure';

@@ -90,8 +90,41 @@ export interface MethodDeclaration {
    * read by the waterfalls to decide every step from data, never from a vendor's name.
    */
   readonly capabilities?: Readonly<Record<string, unknown>>;
+  /**
+   * A method of an asynchronous vendor's jobs: the submit method declares the job's shape, the poll
+   * method says `poll`. The enrichment waterfalls submit, poll and bill these jobs for the workspace
+   * that owns them; the catalog does not sell them as single calls (a submit bills nothing by
+   * itself, and a vendor's job ids are not scoped to a workspace).
+   */
+  readonly job?: JobDeclaration | 'poll';
   /** How a row of this method reads as a person, for callers that walk people across vendors. */
   readonly person?: PersonMapping;
+}
+
+/**
+ * How an asynchronous vendor's job works, shown in its contract under `capabilities.job`: submit,
+ * then poll by id (free) until the state says done, or wait for the vendor's callback.
+ */
+export interface JobDeclaration {
+  /** The method that polls a job. */
+  readonly poll: string;
+  /** The job id's field in the submit answer, also the poll method's parameter. */
+  readonly id_field: string;
+  /** The submit parameter that takes the callback URL (called once, when the job is done). */
+  readonly callback_parameter: string;
+  /** Where the poll answer says the job's state, and the state of a finished job. */
+  readonly state_path: readonly string[];
+  readonly done_state: string;
+  /** A batch vendor: many contacts per job, results matched by a correlation key. */
+  readonly batch?: {
+    readonly max_size: number;
+    /** The submit parameter holding the contacts. */
+    readonly items_parameter: string;
+    /** The contact field carrying the caller's key, echoed on its result. */
+    readonly correlation_field: string;
+    /** Where the finished job's results sit in the poll answer. */
+    readonly results_path: readonly string[];
+  };
 }
 
 /** A path into a row, e.g. `['company', 'name']`. */

@@ -1,4 +1,5 @@
 import type { ProviderDeclaration } from './declaration';
+import { bulkmail } from './bulkmail';
 import { dialbook } from './dialbook';
 import { homebase } from './homebase';
 import { linkscan } from './linkscan';
@@ -8,12 +9,15 @@ import { persona } from './persona';
 import { pplgraph } from './pplgraph';
 import { profilely } from './profilely';
 import { prospectdb } from './prospectdb';
+import { reachout } from './reachout';
+import { ringdirect } from './ringdirect';
 import { verimail } from './verimail';
 import { webscout } from './webscout';
 
 /**
- * Every vendor the catalog sells, in listing order. The sandbox's asynchronous vendors (Reachout,
- * BulkMail, RingDirect: submit, then poll a job) need provider jobs and are not sold yet.
+ * Every vendor the catalog knows, in listing order. The asynchronous vendors (Reachout, BulkMail,
+ * RingDirect: submit, then poll a job) are listed with their contracts but called only by the
+ * enrichment waterfalls, which own their jobs.
  */
 export const PROVIDERS: readonly ProviderDeclaration[] = [
   pplgraph,
@@ -21,10 +25,13 @@ export const PROVIDERS: readonly ProviderDeclaration[] = [
   webscout,
   linkscan,
   mailfinder,
+  reachout,
+  bulkmail,
   persona,
   homebase,
   verimail,
   dialbook,
+  ringdirect,
   profilely,
   litepro,
 ];

@@ -43,6 +43,7 @@ export class RestJsonProviders implements ProviderCaller {
     for (const [name, value] of wire.query) url.searchParams.append(name, value);
     let status: number;
     let body: unknown;
+    let retryAfter: string | string[] | undefined;
     try {
       const response = await request(url, {
         dispatcher: this.agent,
@@ -56,12 +57,14 @@ export class RestJsonProviders implements ProviderCaller {
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
       status = response.statusCode;
+      retryAfter = response.headers['retry-after'];
       const text = await response.body.text();
       body = text ? JSON.parse(text) : {};
     } catch (error) {
       throw transportFailure(provider, error);
     }
     if (status === 404 && method.missOn404) return isObject(body) ? body : {};
+    if (status === 429) throw rateLimited(provider, retryAfter);
     return answerOf(provider, status, body);
   }
 
@@ -100,12 +103,18 @@ function answerOf(provider: ProviderDeclaration, status: number, body: unknown):
   if (status === 400 || status === 422) {
     throw new ProviderFailure('rejected', `${name} refused the request: ${vendorMessage(body) ?? `HTTP ${status}`}`);
   }
-  if (status === 429) throw new ProviderFailure('rate_limited', `${name} is rate-limiting calls`);
   if (status === 401 || status === 403)
     throw new ProviderFailure('credentials_refused', `${name} refused the service's credentials`);
   if (status < 200 || status >= 300) throw new ProviderFailure(`http_${status}`, `${name} answered HTTP ${status}`);
   if (!isObject(body)) throw new ProviderFailure('bad_response', `${name} answered something other than a JSON object`);
   return body;
+}
+
+/** A 429, with the vendor's Retry-After (seconds) when it sent one. */
+function rateLimited(provider: ProviderDeclaration, retryAfter: string | string[] | undefined): ProviderFailure {
+  const seconds = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+  const waitMs = Number.isFinite(seconds) && seconds >= 0 ? Math.round(seconds * 1000) : undefined;
+  return new ProviderFailure('rate_limited', `${provider.tool} is rate-limiting calls`, waitMs);
 }
 
 const MESSAGE_KEYS = ['message', 'detail', 'details', 'reason', 'error'];

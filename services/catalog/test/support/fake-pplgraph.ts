@@ -28,6 +28,7 @@ export async function startFakePplgraph(): Promise<FakePplgraph> {
     if ('status' in next) {
       const invalid = next.status < 500;
       const message = invalid ? 'unknown location: "Atlantis"' : 'internal error';
+      if (next.status === 429) void reply.header('retry-after', '2');
       return reply
         .code(next.status)
         .send({ error: { type: invalid ? 'invalid_request_error' : 'api_error', message } });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, RdeError, type Caller, type Clock } from '@rde/platform';
 import type { Clients } from '../clients';
 import { SESSION_COOKIE } from '../session-cookie';
@@ -20,6 +20,11 @@ declare module 'fastify' {
     public?: boolean;
     /** Routes with an optional bearer: resolved when one is sent, anonymous when none or a stale one is. */
     optionalBearer?: boolean;
+    /**
+     * OAuth-protected resources (the MCP endpoint): only an `Authorization` header counts, and a 401
+     * carries the RFC 6750 / RFC 9728 challenge that drives discovery.
+     */
+    bearerChallenge?: (request: FastifyRequest, tokenSent: boolean) => BearerChallenge;
   }
 }
 
@@ -31,6 +36,12 @@ export interface AuthenticationOptions {
   readonly clock: Clock;
   /** How long a resolved bearer is trusted without asking auth again (revocation delay). */
   readonly cacheMs: number;
+}
+
+export interface BearerChallenge {
+  readonly header: string;
+  /** The spec's error body (`detail`), with RFC 6750's `error` and `error_description` for a bad token. */
+  readonly body: Record<string, string>;
 }
 
 type Resolutions = Map<string, { caller: Caller; until: number }>;
@@ -59,9 +70,10 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     }
     return caller!;
   };
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const { url, config } = request.routeOptions;
     if (url === undefined || config.public) return;
+    if (config.bearerChallenge) return challengeUnlessResolved(request, reply, config.bearerChallenge);
     request.bearerToken = bearerOf(request) || (request.cookies?.[SESSION_COOKIE] ?? '');
     if (!request.bearerToken) {
       if (config.optionalBearer) return;
@@ -75,6 +87,25 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
       if (!(config.optionalBearer && error instanceof RdeError && error.httpStatus === 401)) throw error;
     }
   });
+
+  const challengeUnlessResolved = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    challengeOf: NonNullable<FastifyContextConfig['bearerChallenge']>,
+  ) => {
+    request.bearerToken = bearerOf(request);
+    try {
+      if (request.bearerToken) {
+        const caller = await resolve(request.bearerToken, headerOf(request, 'x-workspace-id'));
+        request.caller = { ...caller, requestId: request.id };
+        return;
+      }
+    } catch (error) {
+      if (!(error instanceof RdeError && error.httpStatus === 401)) throw error;
+    }
+    const challenge = challengeOf(request, request.bearerToken !== '');
+    return reply.code(401).header('www-authenticate', challenge.header).send(challenge.body);
+  };
 }
 
 function digest(token: string): string {

@@ -3,16 +3,19 @@ import type { GatewayDependencies } from '../dependencies';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
 import { datasetRoutes } from './datasets';
+import { enrichRoutes } from './enrich';
 import { feedbackRoutes } from './feedback';
 import { healthRoutes } from './health';
 import { integrationRoutes } from './integrations';
 import { inviteRoutes } from './invites';
 import { keyRoutes } from './keys';
+import { mcpRoutes } from './mcp';
 import { metaRoutes } from './meta';
 import { qualifyRoutes } from './qualify';
 import { searchRoutes } from './search';
 import { sessionRoutes } from './sessions';
 import { toolsRoutes } from './tools';
+import { webhookRoutes } from './webhooks';
 
 /** Route modules, grouped as the spec groups them; each declares its schemas beside its handlers. */
 export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) => Promise<void>)[] = [
@@ -22,11 +25,14 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   toolsRoutes,
   billingRoutes,
   datasetRoutes,
+  searchRoutes,
+  enrichRoutes,
+  webhookRoutes,
   authRoutes,
   inviteRoutes,
   feedbackRoutes,
   integrationRoutes,
-  searchRoutes,
+  mcpRoutes,
   sessionRoutes,
   qualifyRoutes,
 ];

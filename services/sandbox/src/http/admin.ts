@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { KnobsPatch } from '../domain/knobs';
-import { object } from './schema';
+import { object, text } from './schema';
 import type { SandboxState, VendorDefinition } from './vendor-kit';
 
 const milliseconds = { type: 'integer', minimum: 0, maximum: 600_000 } as const;
@@ -106,6 +106,21 @@ export function registerAdmin(app: FastifyInstance, state: SandboxState, vendors
           if (knobs) state.knobs.reset();
           if (jobs) state.jobs.clear();
           return { reset: { counters, knobs, jobs } };
+        },
+      );
+
+      admin.get<{ Params: { vendor: string; id: string } }>(
+        '/jobs/:vendor/:id',
+        { schema: { params: object({ vendor: text, id: text }, ['vendor', 'id']) } },
+        async (request, reply) => {
+          const job = state.jobs.find(request.params.vendor, request.params.id);
+          if (!job) return notFound(reply, 'such job');
+          return {
+            id: job.id,
+            vendor: job.vendor,
+            done: state.jobs.isDone(job),
+            callback_url: job.callbackUrl ?? null,
+          };
         },
       );
 

@@ -6,6 +6,8 @@ export interface Job<T> {
   readonly vendor: string;
   readonly result: T;
   readonly readyAt: number;
+  /** Where the vendor calls back when the job is done, if the submission gave a URL. */
+  readonly callbackUrl?: string;
 }
 
 export interface Callback {
@@ -34,7 +36,13 @@ export class JobBoard {
 
   submit<T>(vendor: string, idPrefix: string, result: T, durationMs: number, callback?: Callback): Job<T> {
     const id = `${idPrefix}${(++this.sequence).toString(36)}${randomBytes(4).toString('hex')}`;
-    const job: Job<T> = { id, vendor, result, readyAt: this.now() + durationMs };
+    const job: Job<T> = {
+      id,
+      vendor,
+      result,
+      readyAt: this.now() + durationMs,
+      ...(callback && { callbackUrl: callback.url }),
+    };
     this.jobs.set(`${vendor}/${id}`, job);
     if (this.jobs.size > MAX_JOBS) this.jobs.delete(this.jobs.keys().next().value!);
     if (callback) this.schedule(durationMs, () => this.deliver(vendor, id, callback));

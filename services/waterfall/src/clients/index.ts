@@ -13,9 +13,9 @@ export interface WaterfallClients {
 }
 
 /**
- * The waterfall's downstreams. Their contracts mark what is retried: Reserve (idempotent by hold
- * id), CreateDataset (by the dataset id derived from the run id), InvokeProvider (by the invocation
- * id derived from run, step and request) and the reads.
+ * The waterfall's downstreams. Their contracts mark which RPCs are safe to retry on another replica
+ * (Reserve by hold id, CreateDataset by the dataset id derived from the run id, UpdateRows by
+ * position, InvokeProvider by the invocation id); the client kit reads that.
  */
 export function createWaterfallClients(addresses: AddressBook, deadlineMs: number): WaterfallClients {
   const clients = clientSet(addresses, deadlineMs);

@@ -5,9 +5,10 @@ import type { QualifyRuns } from '../app/qualify-run';
 import type { PeopleSearch } from '../app/search';
 import type { SearchMetaFields } from '../domain/search/answer';
 import { isPlainObject } from '../domain/search/filters';
+import { enrichHandlers, type EnrichHandlerDependencies } from './enrich-handlers';
 import { qualifyHandlers } from './qualify-handlers';
 
-export interface WaterfallHandlerDependencies {
+export interface WaterfallHandlerDependencies extends EnrichHandlerDependencies {
   readonly peopleSearch: PeopleSearch;
   readonly qualifier: Qualifier;
   readonly qualifyRuns: QualifyRuns;
@@ -18,6 +19,7 @@ export function waterfallHandlers(
   deps: WaterfallHandlerDependencies,
 ): Handlers<typeof waterfall.WaterfallServiceService> {
   return {
+    ...enrichHandlers(deps),
     async searchPeople({ bodyJson }, { caller }) {
       const { result, meta } = await deps.peopleSearch.search(jsonObject(bodyJson), caller);
       return { resultJson: Buffer.from(JSON.stringify(result)), meta: metaView(meta) };

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { dataset } from '@rde/proto';
+import { publicJson, type dataset } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import {
@@ -53,7 +53,9 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
         },
         { caller },
       );
-      return reply.code(201).send({ ...datasetJson(created.dataset!), sample: parseJson(created.sampleJson) });
+      return reply
+        .code(201)
+        .send({ ...publicJson.datasetRecord(created.dataset!), sample: parseJson(created.sampleJson) });
     },
   );
 
@@ -63,7 +65,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
     async (request) => {
       const { session_id: sessionId, offset, limit } = request.query;
       const listed = await datasets.listDatasets({ sessionId, page: { offset, limit } }, { caller: request.caller });
-      return { datasets: listed.datasets.map(datasetJson), ...listed.page };
+      return { datasets: listed.datasets.map(publicJson.datasetRecord), ...listed.page };
     },
   );
 
@@ -72,7 +74,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
     { schema: { tags, params: datasetParams, response: { 200: datasetSchema } } },
     async (request) => {
       const found = await datasets.getDataset({ datasetId: request.params.ds_id }, { caller: request.caller });
-      return datasetJson(found.dataset!);
+      return publicJson.datasetRecord(found.dataset!);
     },
   );
 
@@ -112,22 +114,6 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
         .send(Readable.from(bytesOf(chunks)));
     },
   );
-}
-
-/** The public dataset record: times as ISO 8601, absent strings as null. */
-function datasetJson(record: dataset.Dataset) {
-  return {
-    id: record.id,
-    name: record.name,
-    columns: record.columns,
-    row_count: record.rowCount,
-    created_at: new Date(record.createdAtMs).toISOString(),
-    session_id: record.sessionId || null,
-    created_by: record.createdByUserId || null,
-    source: record.source || null,
-    run_id: record.runId || null,
-    enrich_status: record.enrichStatus,
-  };
 }
 
 function parseJson(bytes: Uint8Array): unknown {

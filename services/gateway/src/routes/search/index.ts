@@ -1,15 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Caller } from '@rde/platform';
-import type { waterfall } from '@rde/proto';
-import { credits } from '../../credits';
-import type { GatewayDependencies } from '../../dependencies';
+import { publicJson } from '@rde/proto';
 import { errorResponses } from '../../contract';
+import type { GatewayDependencies } from '../../dependencies';
 import { capabilityParams, searchBody, searchResult, toolBody } from './schemas';
 
 const tags = ['search'];
 /** A search walks up to four vendors, each given up to the vendor timeout: more than the default deadline. */
 const SEARCH_DEADLINE_MS = 90_000;
-/** 402: billing refused the hold for a reason other than the balance (e.g. a spending cap). */
+/** Beyond the shared statuses (contract.ts): 402 when the balance cannot hold a step. */
 const responses = { 200: searchResult, ...errorResponses(402) };
 
 /** People search (spec "Search"), and the same search as the `people_search` waterfall tool. */
@@ -19,7 +18,7 @@ export async function searchRoutes(app: FastifyInstance, deps: GatewayDependenci
       { bodyJson: Buffer.from(JSON.stringify(body)) },
       { caller, deadlineMs: SEARCH_DEADLINE_MS },
     );
-    return { ...(JSON.parse(resultJson.toString('utf8')) as object), _meta: metaOf(meta!) };
+    return { ...(JSON.parse(resultJson.toString('utf8')) as object), _meta: publicJson.searchMeta(meta!) };
   };
 
   app.post<{ Params: { capability: string }; Body: object }>(
@@ -44,22 +43,4 @@ export async function searchRoutes(app: FastifyInstance, deps: GatewayDependenci
       return search({ ...payload, ...(dryRun !== undefined && { dry_run: dryRun }) }, request);
     },
   );
-}
-
-/** The `_meta` block with only the fields that apply. */
-function metaOf(meta: waterfall.SearchMeta) {
-  const fields = {
-    charged: credits(meta.charged),
-    credits_charged: credits(meta.creditsCharged),
-    balance: credits(meta.balance),
-    reserved: credits(meta.reserved),
-    settled: meta.settled,
-    run_id: meta.runId || undefined,
-    dataset_id: meta.datasetId || undefined,
-    row_count: meta.rowCount,
-    would_charge_credits: credits(meta.wouldChargeCredits),
-    ignored_query_keys: meta.ignoredQueryKeys,
-    warnings: JSON.parse(meta.warningsJson.toString('utf8') || '[]') as unknown,
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }

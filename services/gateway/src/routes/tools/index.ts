@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { catalog } from '@rde/proto';
+import { publicJson } from '@rde/proto';
 import { errorResponses } from '../../contract';
-import { credits } from '../../credits';
 import type { GatewayDependencies } from '../../dependencies';
 import {
   callBody,
@@ -36,7 +35,10 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
       return {
         count: tools.length,
         tools: tools.map((tool) => tool.name),
-        results: tools.map((tool) => ({ ...toolHeader(tool), methods: tool.methods.map(methodSummary) })),
+        results: tools.map((tool) => ({
+          ...publicJson.toolHeader(tool),
+          methods: tool.methods.map(publicJson.methodSummary),
+        })),
         filter: filter || null,
       };
     },
@@ -56,8 +58,12 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
         { tool: request.params.tool },
         { caller: request.caller },
       );
-      if (resolvedMethod) return { ...contractOf(tool!, tool!.methods[0]), resolved_from: request.params.tool };
-      return { ...toolHeader(tool!), methods: tool!.methods.map((method) => contractOf(tool!, method)) };
+      if (resolvedMethod)
+        return { ...publicJson.methodContract(tool!, tool!.methods[0]), resolved_from: request.params.tool };
+      return {
+        ...publicJson.toolHeader(tool!),
+        methods: tool!.methods.map((method) => publicJson.methodContract(tool!, method)),
+      };
     },
   );
 
@@ -66,7 +72,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
     { schema: { tags, params: contractParams, response: { 200: methodContract } } },
     async (request) => {
       const { tool, method } = await catalogClient.getMethod(request.params, { caller: request.caller });
-      return contractOf(tool!, method!);
+      return publicJson.methodContract(tool!, method!);
     },
   );
 
@@ -98,66 +104,11 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
         },
         { caller, deadlineMs: CALL_DEADLINE_MS },
       );
-      return { ...(JSON.parse(resultJson.toString('utf8')) as object), _meta: metaOf(meta!) };
+      return { ...(JSON.parse(resultJson.toString('utf8')) as object), _meta: publicJson.callMeta(meta!) };
     },
   );
 }
 
 function jsonBytes(value: unknown): Buffer {
   return value === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(value));
-}
-
-function toolHeader(tool: catalog.Tool) {
-  return {
-    name: tool.name,
-    kind: tool.kind,
-    module: tool.module,
-    description: tool.description,
-    method_count: tool.methods.length,
-    ...(tool.chain.length > 0 && { chain: tool.chain }),
-  };
-}
-
-function costOf(method: catalog.Method) {
-  const cost = method.cost!;
-  return { credits: credits(cost.amount)!, usd: Number(cost.usd), unit: cost.unit, note: cost.note };
-}
-
-function methodSummary(method: catalog.Method) {
-  return { name: method.name, description: method.description, cost: costOf(method) };
-}
-
-function contractOf(tool: catalog.Tool, method: catalog.Method) {
-  return {
-    tool: tool.name,
-    method: method.name,
-    description: method.description,
-    http: method.http,
-    path: method.path,
-    inputs: method.inputs,
-    cost: costOf(method),
-    ...(method.payloadSchemaJson.length > 0 && {
-      payload_schema: JSON.parse(method.payloadSchemaJson.toString('utf8')),
-    }),
-    ...(method.access && { access: method.access }),
-    accepts_vendor_options: method.acceptsVendorOptions,
-    capabilities: JSON.parse(method.capabilitiesJson.toString('utf8') || '{}'),
-  };
-}
-
-/** The `_meta` block with only the fields that apply. */
-function metaOf(meta: catalog.Meta) {
-  const fields = {
-    credits_charged: credits(meta.creditsCharged),
-    balance: credits(meta.balance),
-    reserved: credits(meta.reserved),
-    run_id: meta.runId || undefined,
-    settled: meta.settled,
-    dataset_id: meta.datasetId || undefined,
-    row_count: meta.rowCount,
-    would_charge_credits: credits(meta.wouldChargeCredits),
-    would_charge_credits_max: credits(meta.wouldChargeCreditsMax),
-    would_call: meta.wouldCall || undefined,
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }

@@ -16,12 +16,13 @@ import { getOrCreate } from '../get-or-create';
 import { compilePlainFilter, sortPlain } from './plain-filter';
 import { applyPlainOperator } from './plain-update';
 import { withUpsertId } from '../upsert-id';
+import { deepCopy } from './deep-copy';
 
 /** mingo applies one operator per call; deep cloning keeps the caller's update values out of the store. */
 const applyOperator = createUpdater({ cloneMode: 'deep' });
 
 /** Callers get copies, so nothing they do to a result changes stored state. */
-const copy = <T>(value: T): T => structuredClone(value);
+const copy = deepCopy;
 
 /** The embedded document store: MongoDB query and update semantics from mingo, over in-process maps. */
 export class InMemoryDocumentStore implements DocumentStore {

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { deepCopy } from './deep-copy';
 
 type Plain = Record<string, unknown>;
 
@@ -50,7 +51,7 @@ function apply(operator: string, target: Target, value: unknown): boolean {
   const current = parent[field];
   if (operator === '$set') {
     if (present && isDeepStrictEqual(current, value)) return false;
-    parent[field] = structuredClone(value);
+    parent[field] = deepCopy(value);
     return true;
   }
   if (operator === '$inc') {

@@ -1,0 +1,101 @@
+// The public JSON bodies of the spec, projected from the contracts' messages. Both edges that speak
+// them (the gateway's REST routes and the mcp service's tools) use these, so the two never drift.
+import type { Credits } from './gen/rde/common/v1/common';
+import type { Meta, Method, Tool } from './gen/rde/catalog/v1/catalog';
+import type { Dataset } from './gen/rde/dataset/v1/dataset';
+import type { SearchMeta } from './gen/rde/waterfall/v1/waterfall';
+
+/** Public JSON shows credits as numbers; the wire carries integer millicredits. Absent stays absent. */
+export function credits(amount: Credits | undefined): number | undefined {
+  return amount === undefined ? undefined : amount.millicredits / 1000;
+}
+
+export function toolHeader(tool: Tool) {
+  return {
+    name: tool.name,
+    kind: tool.kind,
+    module: tool.module,
+    description: tool.description,
+    method_count: tool.methods.length,
+    ...(tool.chain.length > 0 && { chain: tool.chain }),
+  };
+}
+
+function costOf(method: Method) {
+  const cost = method.cost!;
+  return { credits: credits(cost.amount)!, usd: Number(cost.usd), unit: cost.unit, note: cost.note };
+}
+
+export function methodSummary(method: Method) {
+  return { name: method.name, description: method.description, cost: costOf(method) };
+}
+
+/** One method's contract: inputs, payload schema, cost, capabilities. */
+export function methodContract(tool: Tool, method: Method) {
+  return {
+    tool: tool.name,
+    method: method.name,
+    description: method.description,
+    http: method.http,
+    path: method.path,
+    inputs: method.inputs,
+    cost: costOf(method),
+    ...(method.payloadSchemaJson.length > 0 && {
+      payload_schema: JSON.parse(Buffer.from(method.payloadSchemaJson).toString('utf8')),
+    }),
+    ...(method.access && { access: method.access }),
+    accepts_vendor_options: method.acceptsVendorOptions,
+    capabilities: JSON.parse(Buffer.from(method.capabilitiesJson).toString('utf8') || '{}'),
+  };
+}
+
+/** A tool call's `_meta` block with only the fields that apply. */
+export function callMeta(meta: Meta) {
+  const fields = {
+    credits_charged: credits(meta.creditsCharged),
+    balance: credits(meta.balance),
+    reserved: credits(meta.reserved),
+    run_id: meta.runId || undefined,
+    settled: meta.settled,
+    dataset_id: meta.datasetId || undefined,
+    row_count: meta.rowCount,
+    would_charge_credits: credits(meta.wouldChargeCredits),
+    would_charge_credits_max: credits(meta.wouldChargeCreditsMax),
+    would_call: meta.wouldCall || undefined,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/** A people search's `_meta` block with only the fields that apply. */
+export function searchMeta(meta: SearchMeta) {
+  const fields = {
+    charged: credits(meta.charged),
+    credits_charged: credits(meta.creditsCharged),
+    balance: credits(meta.balance),
+    reserved: credits(meta.reserved),
+    settled: meta.settled,
+    run_id: meta.runId || undefined,
+    dataset_id: meta.datasetId || undefined,
+    row_count: meta.rowCount,
+    would_charge_credits: credits(meta.wouldChargeCredits),
+    ignored_query_keys: meta.ignoredQueryKeys,
+    warnings: JSON.parse(Buffer.from(meta.warningsJson).toString('utf8') || '[]') as unknown,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/** The public dataset record: times as ISO 8601, absent strings as null. */
+export function datasetRecord(record: Dataset) {
+  return {
+    id: record.id,
+    name: record.name,
+    columns: record.columns,
+    row_count: record.rowCount,
+    created_at: new Date(record.createdAtMs).toISOString(),
+    session_id: record.sessionId || null,
+    created_by: record.createdByUserId || null,
+    source: record.source || null,
+    run_id: record.runId || null,
+    enrich_status: record.enrichStatus,
+  };
+}

@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GatewayDependencies } from '../../dependencies';
+import type { BearerChallenge } from '../../plugins/authentication';
+import { errorBody, errorResponses } from '../../contract';
+import { jsonRpcBody, jsonRpcResponse } from './schemas';
+
+const tags = ['mcp'];
+export const MCP_PATH = '/api/v2/mcp';
+export const PROTECTED_RESOURCE_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
+/** A paid tools/call waits for a vendor: the REST call route's deadline. */
+const CALL_DEADLINE_MS = 60_000;
+/** Request headers the MCP transport reads; everything else (authorization, cookies) stays here. */
+const FORWARDED = /^(accept|content-type|mcp-.*|last-event-id)$/;
+
+/**
+ * The MCP endpoint (decision 0028): the gateway authenticates the bearer and hands the exchange to
+ * the mcp service over gRPC; GET (no server-initiated streams) and DELETE (no sessions) are 405.
+ */
+export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
+  const { mcp } = deps.clients;
+  const guarded = { bearerChallenge: discoveryChallenge };
+
+  app.post<{ Body: unknown }>(
+    MCP_PATH,
+    {
+      config: guarded,
+      schema: {
+        tags,
+        body: jsonRpcBody,
+        response: { 200: jsonRpcResponse, 202: { type: 'null' }, ...errorResponses(406) },
+      },
+    },
+    async (request, reply) => {
+      const served = await mcp.serve(
+        {
+          method: 'POST',
+          url: `${originOf(request)}${MCP_PATH}`,
+          headers: forwardedHeaders(request),
+          body: Buffer.from(JSON.stringify(request.body)),
+        },
+        { caller: request.caller, deadlineMs: CALL_DEADLINE_MS },
+      );
+      for (const { name, value } of served.headers) if (FORWARDED.test(name)) void reply.header(name, value);
+      // A notification's 202 has no body, so no content type either.
+      return reply.code(served.status).send(served.body.length > 0 ? Buffer.from(served.body) : undefined);
+    },
+  );
+
+  app.get(
+    MCP_PATH,
+    { config: guarded, schema: { tags, response: { ...errorResponses(405) } } },
+    async (_request, reply) => notAllowed(reply),
+  );
+
+  app.delete(
+    MCP_PATH,
+    { config: { public: true }, schema: { tags, response: errorResponses(405) } },
+    async (_request, reply) => notAllowed(reply),
+  );
+
+  app.get(
+    '/.well-known/openai-apps-challenge',
+    {
+      config: { public: true },
+      schema: { tags, response: { 200: { type: 'string' }, 404: errorBody } },
+    },
+    async (_request, reply) => {
+      const token = deps.config.RDE_OPENAI_APPS_CHALLENGE;
+      if (!token) return reply.code(404).send({ detail: 'Not Found' });
+      return reply.type('text/plain; charset=utf-8').send(token);
+    },
+  );
+}
+
+/** No server-initiated streams and no sessions: only POST. */
+function notAllowed(reply: FastifyReply) {
+  return reply.code(405).header('allow', 'POST').send({ detail: 'Method Not Allowed' });
+}
+
+/**
+ * RFC 6750 §3 with RFC 9728's `resource_metadata`: no `error` when no token was sent, so a client
+ * starts discovery; `invalid_token` when one was sent and is unknown, revoked or expired.
+ */
+function discoveryChallenge(request: FastifyRequest, tokenSent: boolean): BearerChallenge {
+  const metadata = `resource_metadata="${originOf(request)}${PROTECTED_RESOURCE_PATH}"`;
+  if (!tokenSent) return { header: `Bearer ${metadata}`, body: { detail: 'Not authenticated' } };
+  const description = 'The access token is invalid, revoked or expired';
+  return {
+    header: `Bearer error="invalid_token", error_description="${description}", ${metadata}`,
+    body: { detail: description, error: 'invalid_token', error_description: description },
+  };
+}
+
+/** The public origin as the client addressed it (a TLS-terminating proxy says so in X-Forwarded-Proto). */
+export function originOf(request: FastifyRequest): string {
+  const forwarded = request.headers['x-forwarded-proto'];
+  const protocol = forwarded === 'https' || forwarded === 'http' ? forwarded : request.protocol;
+  return `${protocol}://${request.host}`;
+}
+
+function forwardedHeaders(request: FastifyRequest) {
+  return Object.entries(request.headers)
+    .filter(([name, value]) => FORWARDED.test(name) && typeof value === 'string')
+    .map(([name, value]) => ({ name, value: value as string }));
+}

@@ -1,0 +1,27 @@
+import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
+import { billing, catalog, dataset, waterfall } from '@rde/proto';
+
+/** The services the MCP tools call (SearchPeople is never retried: it spends): the same RPCs the REST routes call, so charging is identical. */
+export interface ToolClients {
+  readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
+  readonly billing: ServiceClient<typeof billing.BillingServiceService>['rpc'];
+  readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
+  readonly waterfall: ServiceClient<typeof waterfall.WaterfallServiceService>['rpc'];
+  close(): void;
+}
+
+export function createToolClients(addresses: AddressBook, deadlineMs: number): ToolClients {
+  const clients = {
+    catalog: createClient(catalog.CatalogServiceService, { address: addresses.get('catalog'), deadlineMs }),
+    billing: createClient(billing.BillingServiceService, { address: addresses.get('billing'), deadlineMs }),
+    dataset: createClient(dataset.DatasetServiceService, { address: addresses.get('dataset'), deadlineMs }),
+    waterfall: createClient(waterfall.WaterfallServiceService, { address: addresses.get('waterfall'), deadlineMs }),
+  };
+  return {
+    catalog: clients.catalog.rpc,
+    billing: clients.billing.rpc,
+    dataset: clients.dataset.rpc,
+    waterfall: clients.waterfall.rpc,
+    close: () => Object.values(clients).forEach((client) => client.close()),
+  };
+}

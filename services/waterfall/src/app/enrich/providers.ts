@@ -1,0 +1,124 @@
+import type { Caller } from '@rde/platform';
+
+export type JsonObject = Record<string, unknown>;
+
+/** An asynchronous vendor's job, as its catalog contract declares it (`capabilities.job`). */
+export interface JobShape {
+  readonly poll: string;
+  readonly id_field: string;
+  readonly callback_parameter: string;
+  readonly state_path: readonly string[];
+  readonly done_state: string;
+  readonly batch?: {
+    readonly max_size: number;
+    readonly items_parameter: string;
+    readonly correlation_field: string;
+    readonly results_path: readonly string[];
+  };
+}
+
+/** What the waterfall needs of a provider method's catalog contract. */
+export interface MethodContract {
+  /** Price of a hit, in millicredits. */
+  readonly price: number;
+  readonly job?: JobShape;
+}
+
+export type ProviderResult =
+  | { readonly ok: true; readonly answer: JsonObject }
+  | { readonly ok: false; readonly reason: string; readonly message: string; readonly retryAfterMs?: number };
+
+export interface ProviderCall {
+  readonly tool: string;
+  readonly method: string;
+  readonly payload: JsonObject;
+  /** Deterministic per vendor call, so a retried invocation does not call the vendor twice. */
+  readonly invocationId?: string;
+}
+
+/** The vendors, reached through the catalog (which holds their adapters and keys) without billing. */
+export interface ProviderPort {
+  invoke(call: ProviderCall, caller: Caller): Promise<ProviderResult>;
+  contract(tool: string, method: string): Promise<MethodContract>;
+}
+
+export interface PacingOptions {
+  /** Calls in flight per vendor from this process. */
+  readonly concurrency: number;
+  /** How long a call may keep waiting out a vendor's 429s before it counts as a failure. */
+  readonly rateLimitBudgetMs: number;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly now?: () => number;
+}
+
+/**
+ * Rows run in parallel within each vendor's limits: at most `concurrency` calls in flight per
+ * vendor, and a 429 is waited out (its Retry-After, else a growing back-off) and retried instead
+ * of being turned into a miss. A 429 pauses every call to that vendor, not only the refused one,
+ * so a busy run does not keep knocking on a vendor that asked it to wait.
+ */
+export class PacedProviders implements ProviderPort {
+  private readonly gates = new Map<string, Gate>();
+
+  constructor(
+    private readonly inner: ProviderPort,
+    private readonly options: PacingOptions,
+  ) {}
+
+  contract(tool: string, method: string): Promise<MethodContract> {
+    return this.inner.contract(tool, method);
+  }
+
+  async invoke(call: ProviderCall, caller: Caller): Promise<ProviderResult> {
+    const gate = this.gateOf(call.tool);
+    let waited = 0;
+    for (let attempt = 0; ; attempt++) {
+      const result = await gate.run(() => this.inner.invoke(call, caller));
+      if (result.ok || result.reason !== 'rate_limited' || waited >= this.options.rateLimitBudgetMs) return result;
+      const pause = result.retryAfterMs ?? Math.min(250 * 2 ** attempt, 4_000);
+      waited += pause;
+      gate.pauseFor(pause);
+    }
+  }
+
+  private gateOf(tool: string): Gate {
+    let gate = this.gates.get(tool);
+    if (!gate) {
+      gate = new Gate(this.options.concurrency, this.options.sleep, this.options.now ?? Date.now);
+      this.gates.set(tool, gate);
+    }
+    return gate;
+  }
+}
+
+/** A counting semaphore that a vendor's 429 can close for a while. */
+class Gate {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  private pausedUntil = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly sleep: (ms: number) => Promise<void>,
+    private readonly now: () => number,
+  ) {}
+
+  /** No call starts before `ms` from now. */
+  pauseFor(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    for (let wait = this.pausedUntil - this.now(); wait > 0; wait = this.pausedUntil - this.now()) {
+      await this.sleep(wait);
+    }
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await task();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Clock, DocumentStore, KeyValue, ModuleContext, OutboxRelay } from '@rde/platform';
+import type { WaterfallClients } from '../../clients';
+import type { WaterfallConfig } from '../../config';
+import { EnrichJobPoller } from '../../jobs/enrich-job-poller';
+import { EnrichJobRepository } from '../../store/enrich-jobs';
+import { EnrichRunRepository } from '../../store/enrich-runs';
+import { CatalogProviders } from './catalog-providers';
+import { EnrichJobs } from './enrich-jobs';
+import { Enrichment } from './enrichment';
+import { ProviderJobs } from './provider-jobs';
+import { PacedProviders } from './providers';
+import { RowWalker } from './walk-rows';
+
+export interface EnrichStores {
+  readonly runs: EnrichRunRepository;
+  readonly jobs: EnrichJobRepository;
+}
+
+export async function openEnrichStores(store: DocumentStore, clock: Clock): Promise<EnrichStores> {
+  return { runs: await EnrichRunRepository.open(store, clock), jobs: await EnrichJobRepository.open(store, clock) };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The enrichment waterfalls' parts, wired once for the waterfall module. */
+export function buildEnrichment(deps: {
+  ctx: ModuleContext;
+  config: WaterfallConfig;
+  stores: EnrichStores;
+  clients: WaterfallClients;
+  keyValue: KeyValue;
+  relay: OutboxRelay;
+}) {
+  const { ctx, config, stores, clients, relay } = deps;
+  const clock = ctx.backends.clock;
+  const publish = (collection: EnrichRunRepository['collection'] | EnrichJobRepository['collection'], id: string) =>
+    void relay
+      .relayDocument(collection, id)
+      .catch((error: unknown) => ctx.logger.warn({ err: error, id }, 'settlement left for the outbox relay'));
+  const providers = new PacedProviders(
+    new CatalogProviders(clients.catalog, ctx.logger, config.RDE_WATERFALL_STEP_DEADLINE_MS),
+    { concurrency: config.RDE_ENRICH_VENDOR_CONCURRENCY, rateLimitBudgetMs: 60_000, sleep },
+  );
+  const enrichJobs: EnrichJobs = new EnrichJobs(
+    stores.jobs,
+    stores.runs,
+    () => providerJobs,
+    clock,
+    ctx.logger,
+    (runId) => publish(stores.runs.collection, runId),
+  );
+  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const providerJobs = new ProviderJobs(providers, stores.jobs, clients.dataset, clock, ctx.logger, {
+    pollBudgetMs: config.RDE_ENRICH_POLL_BUDGET_MS,
+    pollIntervalMs: config.RDE_ENRICH_POLL_INTERVAL_MS,
+    leaseMs: config.RDE_ENRICH_JOB_LEASE_MS,
+    jobLifetimeMs: config.RDE_ENRICH_JOB_LIFETIME_MS,
+    owner,
+    callbackUrl: (provider, nonce) => {
+      const base = gatewayUrl(ctx);
+      return base && `${base.replace(/\/$/, '')}/api/v2/webhooks/provider/${encodeURIComponent(provider)}/${nonce}`;
+    },
+    sleep,
+    publish: (key) => publish(stores.jobs.collection, key),
+    onHandedOffSettled: (job) => enrichJobs.releaseRunIfDone(job),
+  });
+  const enrichment = new Enrichment({
+    walker: new RowWalker(providers, providerJobs, ctx.logger),
+    runs: stores.runs,
+    jobs: stores.jobs,
+    providers,
+    clients,
+    replayKeys: deps.keyValue,
+    clock,
+    logger: ctx.logger,
+    holdTtlMs: config.RDE_WATERFALL_HOLD_TTL_MS,
+    detachMs: config.RDE_ENRICH_DETACH_MS,
+    sleep,
+    publishRun: (runId) => publish(stores.runs.collection, runId),
+    releaseRunIfDone: (run) => enrichJobs.releaseRunIfDone(run),
+    owner,
+    leaseMs: config.RDE_ENRICH_JOB_LEASE_MS,
+  });
+  return {
+    handlers: { enrichment, enrichJobs },
+    poller: new EnrichJobPoller(stores.jobs, providerJobs, ctx.logger, config.RDE_ENRICH_POLL_INTERVAL_MS, () =>
+      enrichment.recoverLapsed(),
+    ),
+  };
+}
+
+/**
+ * Where vendors call back: the gateway's address (all-in-one mode, or `RDE_GATEWAY_ADDR`). Without
+ * one, jobs are finished by polling alone.
+ */
+function gatewayUrl(ctx: ModuleContext): string | undefined {
+  try {
+    return ctx.addresses.get('gateway');
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,77 @@
+import { errors, type Handlers } from '@rde/platform';
+import type { waterfall } from '@rde/proto';
+import type { EnrichJobs } from '../app/enrich/enrich-jobs';
+import type { EnrichMeta, Enrichment } from '../app/enrich/enrichment';
+
+export interface EnrichHandlerDependencies {
+  readonly enrichment: Enrichment;
+  readonly enrichJobs: EnrichJobs;
+}
+
+type EnrichHandlers = Pick<
+  Handlers<typeof waterfall.WaterfallServiceService>,
+  'enrich' | 'getEnrichJob' | 'wakeProviderJob'
+>;
+
+/** Translates the enrichment RPCs to the application, and back. */
+export function enrichHandlers(deps: EnrichHandlerDependencies): EnrichHandlers {
+  return {
+    async enrich(request, { caller }) {
+      const { result, meta } = await deps.enrichment.enrich(
+        {
+          capability: request.capability,
+          payload: jsonField(request.payloadJson, 'payload'),
+          rows: jsonField(request.rowsJson, 'rows'),
+          dryRun: request.dryRun,
+        },
+        caller,
+      );
+      return { resultJson: Buffer.from(JSON.stringify(result)), meta: metaView(meta) };
+    },
+
+    async getEnrichJob({ provider, jobId }, { caller }) {
+      return { jobJson: Buffer.from(JSON.stringify(await deps.enrichJobs.get(provider, jobId, caller))) };
+    },
+
+    async wakeProviderJob({ provider, nonce }) {
+      await deps.enrichJobs.wake(provider, nonce);
+      return {};
+    },
+  };
+}
+
+/** An optional JSON field: empty bytes mean "not sent"; the shape is checked by the use case. */
+function jsonField(bytes: Buffer, name: string): unknown {
+  if (bytes.length === 0) return undefined;
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw errors.badRequest({ error: 'invalid_payload', detail: `${name} is not valid JSON` });
+  }
+}
+
+const credits = (millicredits: number | undefined) => (millicredits === undefined ? undefined : { millicredits });
+
+function metaView(meta: EnrichMeta): waterfall.EnrichMeta {
+  return {
+    charged: credits(meta.charged),
+    creditsCharged: credits(meta.creditsCharged),
+    balance: credits(meta.balance),
+    reserved: credits(meta.reserved),
+    settled: meta.settled,
+    runId: meta.runId ?? '',
+    datasetId: meta.datasetId ?? '',
+    rowCount: meta.rowCount,
+    status: meta.status ?? '',
+    progress: meta.progress,
+    pollAfterS: meta.pollAfterS,
+    replayed: meta.replayed,
+    pendingJobs: (meta.pendingJobs ?? []).map((job) => ({
+      provider: job.provider,
+      jobId: job.job_id,
+      fetch: job.fetch,
+    })),
+    wouldChargeCredits: credits(meta.wouldCharge),
+    wouldCall: meta.wouldCall ?? '',
+  };
+}

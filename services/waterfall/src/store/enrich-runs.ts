@@ -1,0 +1,151 @@
+import { outboxPush, type Clock, type Collection, type DocumentStore, type NewOutboxEvent } from '@rde/platform';
+import type { RunCharge } from './runs';
+
+export type EnrichRunStatus = 'running' | 'completed' | 'failed';
+
+export interface OpenJobRef {
+  readonly provider: string;
+  readonly job_id: string;
+}
+
+/** One enrichment call over rows (collection `enrich_runs`, `_id` = run id = hold id). */
+export interface EnrichRunDocument {
+  _id: string;
+  workspace_id: string;
+  user_id: string;
+  session_id: string;
+  capability: string;
+  dataset_id: string;
+  total: number;
+  done: number;
+  status: EnrichRunStatus;
+  reserved_millicredits: number;
+  /** Charges of the run's own hold (synchronous hits, validations), pushed as rows finish. */
+  charges: RunCharge[];
+  charged_millicredits: number;
+  /** Jobs still open when the run's walk ended (rule 8). */
+  open_jobs: OpenJobRef[];
+  /** The rows as sent, so another replica can finish the run if its process dies. */
+  rows: Record<string, unknown>[];
+  /** The process walking the run renews this lease; once it lapses another replica takes the run over. */
+  lease_owner: string;
+  lease_until: Date;
+  error?: string;
+  created_at: Date;
+  finished_at?: Date;
+  [field: string]: unknown;
+}
+
+export type NewEnrichRun = Pick<
+  EnrichRunDocument,
+  | '_id'
+  | 'workspace_id'
+  | 'user_id'
+  | 'session_id'
+  | 'capability'
+  | 'dataset_id'
+  | 'total'
+  | 'reserved_millicredits'
+  | 'rows'
+  | 'lease_owner'
+  | 'lease_until'
+>;
+
+export class EnrichRunRepository {
+  private constructor(
+    private readonly runs: Collection<EnrichRunDocument>,
+    private readonly clock: Clock,
+  ) {}
+
+  static async open(store: DocumentStore, clock: Clock): Promise<EnrichRunRepository> {
+    const runs = store.collection<EnrichRunDocument>('enrich_runs');
+    await runs.createIndex({ keys: { workspace_id: 1, created_at: -1 } });
+    return new EnrichRunRepository(runs, clock);
+  }
+
+  /** The collection whose documents carry the settlement outbox, for the relay. */
+  get collection(): Collection<EnrichRunDocument> {
+    return this.runs;
+  }
+
+  async start(run: NewEnrichRun): Promise<void> {
+    await this.runs.insertOne({
+      ...run,
+      done: 0,
+      status: 'running',
+      charges: [],
+      charged_millicredits: 0,
+      open_jobs: [],
+      created_at: new Date(this.clock.now()),
+    });
+  }
+
+  /** Keeps the walking process's lease on a running run. */
+  async renew(runId: string, owner: string, leaseMs: number): Promise<void> {
+    await this.runs.updateOne(
+      { _id: runId, status: 'running', lease_owner: owner },
+      { $set: { lease_until: new Date(this.clock.now() + leaseMs) } },
+    );
+  }
+
+  /** Takes over one running run whose walking process stopped renewing its lease (it died). */
+  claimLapsed(owner: string, leaseMs: number): Promise<EnrichRunDocument | null> {
+    const now = this.clock.now();
+    return this.runs.findOneAndUpdate(
+      { status: 'running', lease_until: { $lt: new Date(now) } },
+      { $set: { lease_owner: owner, lease_until: new Date(now + leaseMs) } },
+    );
+  }
+
+  /** Rows finished: counted, and their charges kept with the run until its settlement. */
+  async rowsDone(runId: string, rows: number, charges: readonly RunCharge[]): Promise<void> {
+    await this.runs.updateOne(
+      { _id: runId, status: 'running' },
+      {
+        $inc: { done: rows, charged_millicredits: charges.reduce((sum, c) => sum + c.millicredits, 0) },
+        ...(charges.length > 0 && { $push: { charges: { $each: [...charges] } } }),
+      },
+    );
+  }
+
+  /**
+   * Ends the run and writes its settlement in ONE guarded update: the settlement exists if and only
+   * if the run ended, and a second end writes nothing (false).
+   */
+  async finish(
+    runId: string,
+    outcome: { status: Exclude<EnrichRunStatus, 'running'>; openJobs: OpenJobRef[]; error?: string },
+    settlement: NewOutboxEvent,
+  ): Promise<boolean> {
+    const result = await this.runs.updateOne(
+      { _id: runId, status: 'running' },
+      {
+        $set: {
+          status: outcome.status,
+          open_jobs: outcome.openJobs,
+          finished_at: new Date(this.clock.now()),
+          ...(outcome.error !== undefined && { error: outcome.error }),
+        },
+        $push: outboxPush([settlement], this.clock),
+      },
+    );
+    return result.matched === 1;
+  }
+
+  /**
+   * Releases the hold of a run that ended with provider jobs open, once none is: one guarded
+   * update with the final settlement, so only the first releaser writes it.
+   */
+  async releaseHold(runId: string, settlement: NewOutboxEvent): Promise<boolean> {
+    const result = await this.runs.updateOne(
+      { _id: runId, status: { $ne: 'running' }, hold_released: { $ne: true }, 'open_jobs.0': { $exists: true } },
+      { $set: { hold_released: true }, $push: outboxPush([settlement], this.clock) },
+    );
+    return result.matched === 1;
+  }
+
+  /** A run of this workspace; another workspace's is as absent as an unknown one. */
+  find(workspaceId: string, runId: string): Promise<EnrichRunDocument | null> {
+    return this.runs.findOne({ _id: runId, workspace_id: workspaceId });
+  }
+}
