@@ -1,5 +1,7 @@
 import { grpcModule, OutboxRelay } from '@rde/platform';
 import { waterfall, protoFileOf } from '@rde/proto';
+import { Qualifier } from './app/qualify';
+import { QualifyRuns } from './app/qualify-run';
 import { BilledRuns } from './app/billed-run';
 import { PeopleSearch } from './app/search';
 import { createWaterfallClients } from './clients';
@@ -54,7 +56,12 @@ export const waterfallModule = grpcModule({
         {
           fullName: 'rde.waterfall.v1.WaterfallService',
           definition: waterfall.WaterfallServiceService,
-          handlers: waterfallHandlers({ peopleSearch, ...enrich.handlers }),
+          handlers: waterfallHandlers({
+            peopleSearch,
+            ...enrich.handlers,
+            qualifier: new Qualifier(clock),
+            qualifyRuns: new QualifyRuns(clients.dataset, ctx.logger),
+          }),
           protoFile: protoFileOf('waterfall'),
         },
       ],

@@ -11,6 +11,7 @@ import { inviteRoutes } from './invites';
 import { keyRoutes } from './keys';
 import { mcpRoutes } from './mcp';
 import { metaRoutes } from './meta';
+import { qualifyRoutes } from './qualify';
 import { searchRoutes } from './search';
 import { sessionRoutes } from './sessions';
 import { toolsRoutes } from './tools';
@@ -33,4 +34,5 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   integrationRoutes,
   mcpRoutes,
   sessionRoutes,
+  qualifyRoutes,
 ];

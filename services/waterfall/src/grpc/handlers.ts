@@ -1,12 +1,17 @@
 import { errors, type Handlers } from '@rde/platform';
 import type { waterfall } from '@rde/proto';
+import type { Qualifier } from '../app/qualify';
+import type { QualifyRuns } from '../app/qualify-run';
 import type { PeopleSearch } from '../app/search';
 import type { SearchMetaFields } from '../domain/search/answer';
 import { isPlainObject } from '../domain/search/filters';
 import { enrichHandlers, type EnrichHandlerDependencies } from './enrich-handlers';
+import { qualifyHandlers } from './qualify-handlers';
 
 export interface WaterfallHandlerDependencies extends EnrichHandlerDependencies {
   readonly peopleSearch: PeopleSearch;
+  readonly qualifier: Qualifier;
+  readonly qualifyRuns: QualifyRuns;
 }
 
 /** Translates the WaterfallService RPCs to the application, and back. */
@@ -19,6 +24,7 @@ export function waterfallHandlers(
       const { result, meta } = await deps.peopleSearch.search(jsonObject(bodyJson), caller);
       return { resultJson: Buffer.from(JSON.stringify(result)), meta: metaView(meta) };
     },
+    ...qualifyHandlers(deps.qualifier, deps.qualifyRuns),
   };
 }
 

@@ -1,0 +1,64 @@
+import { errors, type Caller, type CallContext, type Handlers } from '@rde/platform';
+import type { waterfall } from '@rde/proto';
+import type { Qualifier, QualifyInput } from '../app/qualify';
+import type { QualifyRuns } from '../app/qualify-run';
+import type { QualifyOutcome } from '../domain/qualify';
+
+const json = (value: unknown) => Buffer.from(JSON.stringify(value));
+
+/** POST /qualify: proto ⇄ app only. */
+export function qualifyHandlers(
+  qualifier: Qualifier,
+  runs: QualifyRuns,
+): Pick<Handlers<typeof waterfall.WaterfallServiceService>, 'qualify'> {
+  return {
+    async qualify(request, context) {
+      const caller = callerOf(context);
+      const input: QualifyInput = {
+        jobSpec: request.jobSpec,
+        candidates: parseJson(request.candidatesJson),
+        minScore: request.minScoreJson.length ? parseJson(request.minScoreJson) : undefined,
+        allowThinProfiles: request.allowThinProfiles,
+      };
+      if (!request.runAsync) {
+        const outcome = qualifier.qualify(input);
+        return { ...counts(outcome), candidatesJson: json(outcome.ranked.map((ranked) => ranked.row)) };
+      }
+      const checked = qualifier.check(input);
+      const started = await runs.start(checked, caller);
+      return {
+        ...counts(started.outcome),
+        candidatesJson: Buffer.alloc(0),
+        runId: started.runId,
+        datasetId: started.datasetId,
+        status: 'running',
+        candidateCount: checked.rows.length,
+      };
+    },
+  };
+}
+
+function counts(outcome: QualifyOutcome) {
+  return {
+    scoredOn: outcome.scoredOn,
+    thinProfiles: outcome.thinProfiles,
+    runId: '',
+    datasetId: '',
+    status: '',
+    candidateCount: outcome.ranked.length,
+  };
+}
+
+/** Scoring acts for a workspace like every metered route, even though it charges nothing. */
+function callerOf(context: CallContext): Caller {
+  if (!context.caller?.workspaceId) throw errors.unauthenticated();
+  return context.caller;
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch {
+    throw errors.badRequest({ detail: 'request field is not valid JSON' });
+  }
+}
