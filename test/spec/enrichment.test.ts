@@ -280,11 +280,12 @@ describe(`enrichment waterfalls (${mode})`, () => {
         enrich(key, 'email_enrichment', { rows: [row, 'not a row', [1]] }),
         enrich(key, 'email_enrichment', { rows: [row], payload: row }, '/tools/email_enrichment'),
         enrich(key, 'work_email', { rows: [row] }),
+        enrich(key, 'email_enrichment', { dry_run: true }),
         api(rde, 'GET', '/enrich/jobs/reachout/lk_nope', { key }),
         api(rde, 'POST', '/tools/enrich_jobs/reachout', { key, body: { payload: { job_id: 'lk_nope' } } }),
       ]),
     );
-    const [tooMany, notObjects, both, unknown, unknownJob, unknownResume] = refusals;
+    const [tooMany, notObjects, both, unknown, neither, unknownJob, unknownResume] = refusals;
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.detail[0].loc).toEqual(['body', 'rows']);
     expect(notObjects.status).toBe(422);
@@ -294,6 +295,8 @@ describe(`enrichment waterfalls (${mode})`, () => {
     ]);
     expect(both).toMatchObject({ status: 400, body: { error: 'invalid_payload' } });
     expect(unknown.status).toBe(422);
+    expect(neither.status).toBe(422);
+    expect(neither.body.detail.length).toBeGreaterThan(0);
     expect(unknownJob.status).toBe(404);
     expect(unknownResume.status).toBe(404);
     expect(calls).toEqual({});

@@ -30,10 +30,17 @@ const dryRun = {
   description: 'price the call without holding credits or calling a provider',
 } as const;
 
+/**
+ * One of rows or payload is required. Both together stay schema-valid here so the waterfall
+ * service answers them with its 400 `invalid_payload` (rows and payload are exclusive).
+ */
+const rowsOrPayload = [{ required: ['rows'] }, { required: ['payload'] }];
+
 /** `POST /enrich/{capability}`: rows (or one payload row); `preview` is accepted as a dry run. */
 export const enrichBody = {
   type: 'object',
   properties: { rows, payload, dry_run: dryRun, preview: dryRun },
+  anyOf: rowsOrPayload,
   additionalProperties: false,
 } as const;
 
@@ -41,6 +48,7 @@ export const enrichBody = {
 export const toolBody = {
   type: 'object',
   properties: { payload, rows, dry_run: dryRun },
+  anyOf: rowsOrPayload,
   additionalProperties: false,
 } as const;
 
