@@ -1,5 +1,6 @@
-/** JSON schemas of POST /qualify. Candidate entries and min_score are checked by the waterfall service,
- * which answers the spec's `bad_candidates` and `bad_min_score` bodies. */
+/** JSON schemas of POST /qualify. A candidate that is not an object and a min_score that is not a
+ * number fail this schema and are answered with the spec's `bad_candidates` and `bad_min_score`
+ * bodies (the route reads the validation issues); the waterfall service checks both again. */
 
 import { jsonObject } from '../../contract';
 
@@ -19,9 +20,11 @@ export const qualifyBody = {
     candidates: {
       type: 'array',
       maxItems: QUALIFY_MAX_CANDIDATES,
+      items: jsonObject(),
       description: 'rows as returned by search or profile enrichment; every entry must be an object',
     },
     min_score: {
+      type: 'number',
       description: 'a number 0 to 10: only candidates at or above it are kept (422 bad_min_score otherwise)',
     },
     allow_thin_profiles: { type: 'boolean', default: false },
