@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDependencies } from '../../dependencies';
 import type { BearerChallenge } from '../../plugins/authentication';
 import { errorBody, errorResponses } from '../../contract';
-import { jsonRpcBody, jsonRpcResponse } from './schemas';
+import { badRequest, jsonRpcBody, jsonRpcResponse, methodNotAllowed } from './schemas';
 
 const tags = ['mcp'];
 export const MCP_PATH = '/api/v2/mcp';
@@ -27,7 +27,7 @@ export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies)
       schema: {
         tags,
         body: jsonRpcBody,
-        response: { 200: jsonRpcResponse, 202: { type: 'null' }, ...errorResponses(406) },
+        response: { 200: jsonRpcResponse, 202: { type: 'null' }, 400: badRequest, ...errorResponses(406) },
       },
     },
     async (request, reply) => {
@@ -48,13 +48,13 @@ export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies)
 
   app.get(
     MCP_PATH,
-    { config: guarded, schema: { tags, response: { ...errorResponses(405) } } },
+    { config: guarded, schema: { tags, response: { 405: methodNotAllowed } } },
     async (_request, reply) => notAllowed(reply),
   );
 
   app.delete(
     MCP_PATH,
-    { config: { public: true }, schema: { tags, response: errorResponses(405) } },
+    { config: { public: true }, schema: { tags, response: { 405: methodNotAllowed } } },
     async (_request, reply) => notAllowed(reply),
   );
 
