@@ -11,6 +11,22 @@ Generic over /openapi.json, so a route added later is covered without a change h
 import os
 
 import schemathesis
+from hypothesis.internal import lambda_sources
+
+# CPython 3.11 before 3.11.8 can fail `ast.parse` deep in the stack with "SystemError: AST
+# constructor recursion depth mismatch". Hypothesis parses a filter lambda's source only to name it
+# in a report, so that failure ends a case for nothing: name the lambda unknown instead.
+_describe_lambda = lambda_sources._lambda_description
+
+
+def _lambda_description(f):
+    try:
+        return _describe_lambda(f)
+    except SystemError:
+        return "lambda: <unknown>"
+
+
+lambda_sources._lambda_description = _lambda_description
 
 
 def _declares_dry_run(operation) -> bool:
