@@ -23,6 +23,7 @@ import { getOrOpen } from '../get-or-create';
 import { defaultRetryBackoff, handleUntilDone, type RetryBackoff } from '../handler-retry';
 import { kafkaLogLevel, pinoLogCreator } from './log';
 import { kafkaConsumerLag } from '../../metrics';
+import { withMessageSpans } from './message-spans';
 
 /**
  * Topics not created beforehand (`rde migrate`) are created on demand with these; a single-broker
@@ -239,7 +240,7 @@ class KafkaSubscription implements Subscription {
     const messages = batch.messages.map((message) => toDelivered(topic, partition, message));
     for (let from = 0; from < messages.length && isRunning() && !isStale(); from += this.batches.size) {
       const chunk = messages.slice(from, from + this.batches.size);
-      const handled = await handleUntilDone(() => this.batches.handler(chunk), {
+      const handled = await handleUntilDone(() => withMessageSpans(chunk, () => this.batches.handler(chunk)), {
         signal: this.stopping.signal,
         logger: this.options.logger,
         backoff: this.options.backoff,
