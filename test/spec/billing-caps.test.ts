@@ -74,12 +74,19 @@ describe(`spend caps (${mode})`, () => {
 
     test('a cap of 0, a negative or a missing cap is a 422', async () => {
       const { owner } = await team();
-      for (const body of [{ cap: 0 }, { cap: -5 }, {}, { cap: 'ten' }]) {
+      for (const body of [{ cap: 0 }, { cap: -5 }, {}, { cap: 'ten' }, { cap: 1e308 }]) {
         const response = await api(rde, 'PUT', '/api/v2/billing/spending-cap', { key: owner, body });
         expect(response.status).toBe(422);
         expect(response.body.detail[0].loc).toEqual(['body', 'cap']);
       }
     });
+  });
+
+  test('a cap above 0 but below one sub-unit is one millicredit (workspace) or one cent (session default)', async () => {
+    const { owner } = await team();
+    const workspace = await api(rde, 'PUT', '/api/v2/billing/spending-cap', { key: owner, body: { cap: 1e-9 } });
+    const session = await api(rde, 'PUT', '/api/v2/billing/session-cap', { key: owner, body: { cap: 1e-9 } });
+    expect([workspace.body, session.body]).toEqual([{ cap: 0.001 }, { cap: 0.01 }]);
   });
 
   describe('crossing the workspace cap', () => {

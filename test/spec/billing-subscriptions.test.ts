@@ -183,6 +183,11 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
     expect((await me(owner)).subscription).toBeNull();
   });
 
+  test('a delivery without a body or a signature is a 400', async () => {
+    const response = await api(rde, 'POST', WEBHOOK, { key: null });
+    expect(response.status).toBe(400);
+  });
+
   test('change to the current plan is 400 same_plan; on Free it is 404 no_subscription', async () => {
     const { owner } = await subscribed('starter');
     const same = await api(rde, 'POST', '/api/v2/billing/subscription/change', {

@@ -98,6 +98,18 @@ describe(`sessions (${mode})`, () => {
     }
   });
 
+  test('a path naming a POST-only session route is not a session id: GET on it is a 405', async () => {
+    const { owner } = await team();
+    for (const route of ['start', 'update', 'status', 'output']) {
+      const response = await api(rde, 'GET', `/session/${route}`, { key: owner });
+      expect({ route, status: response.status, allow: response.headers.get('allow') }).toEqual({
+        route,
+        status: 405,
+        allow: 'POST',
+      });
+    }
+  });
+
   test("another workspace's session answers 404 like an unknown one, and is left unchanged", async () => {
     const mine = await team();
     const theirs = await team();
@@ -249,8 +261,35 @@ describe(`sessions (${mode})`, () => {
     expect(
       (await api(rde, 'POST', `/session/${sid}/limit`, { key: member, body: { usd: null } })).body.cap_usd,
     ).toBeNull();
-    for (const usd of [0, -1, 'five']) {
+    for (const usd of [0, -1, 'five', 1e308]) {
       expect((await api(rde, 'POST', `/session/${sid}/limit`, { key: member, body: { usd } })).status).toBe(422);
     }
+    expect((await session(member, sid)).cap_usd).toBeNull();
+  });
+
+  test('a cap above 0 but below a cent is a cap of one cent', async () => {
+    const { owner } = await team();
+    const sid = await start(owner);
+    const response = await api(rde, 'POST', `/session/${sid}/limit`, { key: owner, body: { usd: 0.001 } });
+    expect(response.body.cap_usd).toBe(0.01);
+  });
+
+  test('a step index past the 200-step plan limit is a 422 naming the field, on update and status', async () => {
+    const { owner } = await team();
+    const sid = await start(owner);
+    const update = await api(rde, 'POST', '/session/update', {
+      key: owner,
+      body: { session_id: sid, index: 2 ** 40, status: 'running' },
+    });
+    const status = await api(rde, 'POST', '/session/status', {
+      key: owner,
+      body: { session_id: sid, message: 'working', step_index: 200 },
+    });
+    expect([update.status, update.body.detail[0].loc]).toEqual([422, ['body', 'index']]);
+    expect([status.status, status.body.detail[0].loc]).toEqual([422, ['body', 'step_index']]);
+    expect(await session(owner, sid)).toMatchObject({
+      message: null,
+      steps: [{ status: 'pending' }, { status: 'pending' }],
+    });
   });
 });

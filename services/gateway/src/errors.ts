@@ -9,10 +9,12 @@ import type { AllowedMethods } from './methods';
  */
 export function registerErrorHandling(app: FastifyInstance, allowedMethods: AllowedMethods): void {
   // Answered before any body handling: a QUERY without Content-Type is still told 405, not 400.
+  // A static path shadows a parameter too: GET /session/start names the POST-only route, not a
+  // session called "start", so it is a 405 as well.
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.is404) return;
+    if (!request.is404 && !request.routeOptions.url?.includes(':')) return;
     const allowed = allowedMethods(request.url);
-    if (allowed.length === 0) return;
+    if (allowed.length === 0 || allowed.includes(request.method)) return;
     return reply
       .code(405)
       .header('allow', allowed.join(', '))
@@ -40,8 +42,11 @@ type AjvIssue = NonNullable<FastifyError['validation']>[number];
 /** The spec's 400 for a session id that is not a `ses_` id (the same body the services send). */
 const INVALID_SESSION_ID = { detail: { reason: 'invalid_session_id', message: 'session_id must be a ses_ id' } };
 
+/** A body or query `session_id`, or the `{sid}` path parameter of the /session/* routes. */
+const SESSION_ID_FIELDS = new Set(['session_id', 'sid']);
+
 function isSessionIdPattern(issue: AjvIssue): boolean {
-  return issue.keyword === 'pattern' && issue.instancePath.split('/').pop() === 'session_id';
+  return issue.keyword === 'pattern' && SESSION_ID_FIELDS.has(issue.instancePath.split('/').pop() ?? '');
 }
 
 /** An ajv error as the spec's validation item: where (`loc`), what (`msg`) and its kind (`type`). */

@@ -16,18 +16,11 @@ import {
 const tags = ['billing'];
 const MILLICREDITS_PER_CREDIT = 1000;
 
-/** USD → whole cents; the cap rounds to the cent (decision 0020). */
-const cents = (usd: number) => Math.round(usd * 100);
+/** USD → whole cents; the cap rounds to the cent (decision 0020), and an amount above 0 is at least one. */
+export const cents = (usd: number) => Math.max(1, Math.round(usd * 100));
 const usd = (amountCents: number) => (amountCents === 0 ? null : amountCents / 100);
-/** A cap below one cent or one millicredit rounds to nothing: refused like any other invalid cap. */
-function atLeastOne(amount: number, field: string): number {
-  if (amount < 1) {
-    throw errors.validation([
-      { loc: ['body', field], msg: 'must be at least 0.01 USD or 0.001 credits', type: 'greater_than' },
-    ]);
-  }
-  return amount;
-}
+/** Credits → millicredits; an amount above 0 is at least one. */
+const millicredits = (credits: number) => Math.max(1, Math.round(credits * MILLICREDITS_PER_CREDIT));
 
 /** The three spend caps (spec "Billing" and "Limits"); billing enforces the owner rule and the caps. */
 export async function capRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
@@ -42,9 +35,8 @@ export async function capRoutes(app: FastifyInstance, deps: GatewayDependencies)
     '/api/v2/billing/spending-cap',
     { schema: capSchema(spendingCapBody) },
     async (request) => {
-      const millicredits = atLeastOne(Math.round(request.body.cap * MILLICREDITS_PER_CREDIT), 'cap');
       const { capMillicredits } = await spendCaps.setWorkspaceCap(
-        { capMillicredits: millicredits },
+        { capMillicredits: millicredits(request.body.cap) },
         { caller: request.caller },
       );
       return { cap: capMillicredits / MILLICREDITS_PER_CREDIT };
@@ -60,7 +52,7 @@ export async function capRoutes(app: FastifyInstance, deps: GatewayDependencies)
     '/api/v2/billing/session-cap',
     { schema: capSchema(sessionCapBody) },
     async (request) => {
-      const capCents = atLeastOne(cents(request.body.cap), 'cap');
+      const capCents = cents(request.body.cap);
       const answer = await spendCaps.setSessionDefaultCap({ capCents }, { caller: request.caller });
       return { cap: usd(answer.capCents) };
     },
@@ -95,7 +87,7 @@ export async function capRoutes(app: FastifyInstance, deps: GatewayDependencies)
     '/api/v2/workspaces/members/:user_id/spend-cap',
     { schema: memberCapSchema(memberCapBody) },
     async (request) => {
-      const capCents = atLeastOne(cents(request.body.cap_usd), 'cap_usd');
+      const capCents = cents(request.body.cap_usd);
       const answer = await setMemberCap(request.caller, request.params.user_id, capCents);
       return { user_id: answer.userId, cap_usd: usd(answer.capCents) };
     },

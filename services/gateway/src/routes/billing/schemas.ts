@@ -108,7 +108,11 @@ export const balanceSchema = allRequired({
 /** Error answers a route declares beyond the shared ones (401, 422, 5xx: the contract adds them). */
 export { errorResponses as errorsOf } from '../../contract';
 
-const positiveNumber = (description: string) => ({ type: 'number', exclusiveMinimum: 0, description }) as const;
+/** The largest cap: $1 billion (or a billion credits) keeps its cents and millicredits exact. */
+export const MAX_CAP = 1_000_000_000;
+/** A cap "above 0" (spec): one below a cent or a millicredit is rounded up to one (caps.ts). */
+const positiveNumber = (description: string) =>
+  ({ type: 'number', exclusiveMinimum: 0, maximum: MAX_CAP, description }) as const;
 
 export const spendingCapBody = {
   type: 'object',

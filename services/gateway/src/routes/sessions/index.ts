@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDependencies } from '../../dependencies';
+import { cents } from '../billing/caps';
 import { parseJson } from '../billing/plan-state';
 import {
   alertBody,
@@ -80,8 +81,8 @@ export async function sessionRoutes(app: FastifyInstance, deps: GatewayDependenc
     '/session/:sid/limit',
     withSid(limitBody),
     async ({ params, body, caller }) => {
-      // null removes the cap (0 on the wire); a positive amount below one cent is still a cap of one cent.
-      const capCents = body.usd === null ? 0 : Math.max(1, Math.round(body.usd * 100));
+      // null removes the cap (0 on the wire).
+      const capCents = body.usd === null ? 0 : cents(body.usd);
       return parse(await sessions.setSessionLimit({ sessionId: params.sid, capCents }, { caller }));
     },
   );

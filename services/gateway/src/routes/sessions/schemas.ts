@@ -1,8 +1,19 @@
 /** JSON schemas of the /session/* routes (spec "Sessions"); the session's fields: decision 0021. */
-import { errorsOf } from '../billing/schemas';
+import { sessionId as anySessionId } from '../../contract';
+import { errorsOf, MAX_CAP } from '../billing/schemas';
 
-/** Any string: billing answers the spec's 400 for one that is not a `ses_` id. */
-const sessionId = { type: 'string', maxLength: 200, description: 'the `ses_` id from /session/start' } as const;
+/**
+ * Required here, and exactly the ids start creates (billing's domain/sessions.ts): any other value is
+ * the spec's 400 `invalid_session_id` (errors.ts).
+ */
+const sessionId = {
+  ...anySessionId,
+  pattern: '^ses_[0-9a-f]{32}$',
+  description: 'the `ses_` id from /session/start',
+} as const;
+/** A plan holds at most MAX_STEPS steps; a step index past it is refused like any out-of-range field. */
+const MAX_STEPS = 200;
+const stepIndex = { type: 'integer', minimum: 0, maximum: MAX_STEPS - 1 } as const;
 const text = (maxLength: number) => ({ type: 'string', maxLength }) as const;
 
 const body = <P extends Record<string, object>>(properties: P, required: (keyof P & string)[]) =>
@@ -10,7 +21,7 @@ const body = <P extends Record<string, object>>(properties: P, required: (keyof 
 
 export const startBody = body(
   {
-    steps: { type: 'array', maxItems: 200, items: { type: ['string', 'object'] }, description: 'the plan' },
+    steps: { type: 'array', maxItems: MAX_STEPS, items: { type: ['string', 'object'] }, description: 'the plan' },
     user_prompt: text(20_000),
   },
   ['steps', 'user_prompt'],
@@ -19,16 +30,16 @@ export const startBody = body(
 export const updateBody = body(
   {
     session_id: sessionId,
-    index: { type: 'integer', minimum: 0 },
+    index: stepIndex,
     status: { type: 'string', enum: ['pending', 'running', 'completed', 'error', 'skipped'] },
   },
   ['session_id', 'index', 'status'],
 );
 
-export const statusBody = body(
-  { session_id: sessionId, message: text(10_000), step_index: { type: 'integer', minimum: 0 } },
-  ['session_id', 'message'],
-);
+export const statusBody = body({ session_id: sessionId, message: text(10_000), step_index: stepIndex }, [
+  'session_id',
+  'message',
+]);
 
 export const outputBody = body(
   { session_id: sessionId, csv: { ...text(1_000), description: 'path of the CSV file' }, label: text(500) },
@@ -36,7 +47,7 @@ export const outputBody = body(
 );
 
 export const limitBody = body(
-  { usd: { type: ['number', 'null'], exclusiveMinimum: 0, description: 'null removes the cap' } },
+  { usd: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: MAX_CAP, description: 'null removes the cap' } },
   ['usd'],
 );
 
