@@ -1,5 +1,5 @@
 /** JSON schemas of the /session/* routes (spec "Sessions"); the session's fields: decision 0021. */
-import { sessionId as anySessionId } from '../../contract';
+import { sessionId as anySessionId, jsonObject } from '../../contract';
 import { errorsOf, MAX_CAP } from '../billing/schemas';
 
 /**
@@ -21,7 +21,12 @@ const body = <P extends Record<string, object>>(properties: P, required: (keyof 
 
 export const startBody = body(
   {
-    steps: { type: 'array', maxItems: MAX_STEPS, items: { type: ['string', 'object'] }, description: 'the plan' },
+    steps: {
+      type: 'array',
+      maxItems: MAX_STEPS,
+      items: { anyOf: [{ type: 'string' }, jsonObject()] },
+      description: 'the plan',
+    },
     user_prompt: text(20_000),
   },
   ['steps', 'user_prompt'],
