@@ -1,4 +1,5 @@
 import { jsonObject, pathParam } from '../../contract';
+import { credits, runMeteringProperties } from '../waterfall-meta';
 
 /**
  * JSON schemas of the enrichment waterfall routes. The gateway checks the envelope (rows are 1 to
@@ -52,19 +53,10 @@ export const toolBody = {
   additionalProperties: false,
 } as const;
 
-const credits = { type: 'number', description: 'credits' } as const;
-
 const meta = {
   type: 'object',
   properties: {
-    charged: credits,
-    credits_charged: credits,
-    balance: credits,
-    reserved: credits,
-    settled: { type: 'boolean' },
-    run_id: { type: 'string' },
-    dataset_id: { type: 'string' },
-    row_count: { type: 'integer' },
+    ...runMeteringProperties,
     status: { type: 'string', description: '`running`, `completed` or `failed`' },
     progress: {
       type: 'object',

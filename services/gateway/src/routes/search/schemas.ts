@@ -5,6 +5,7 @@
  */
 
 import { jsonObject, pathParam, sessionId } from '../../contract';
+import { credits, runMeteringProperties } from '../waterfall-meta';
 
 const anyObject = jsonObject();
 
@@ -87,8 +88,6 @@ export const capabilityParams = {
   required: ['capability'],
 } as const;
 
-const credits = { type: 'number', description: 'credits' } as const;
-
 const step = {
   type: 'object',
   properties: {
@@ -119,14 +118,7 @@ const step = {
 const meta = {
   type: 'object',
   properties: {
-    charged: credits,
-    credits_charged: credits,
-    balance: credits,
-    reserved: credits,
-    settled: { type: 'boolean' },
-    run_id: { type: 'string' },
-    dataset_id: { type: 'string' },
-    row_count: { type: 'integer' },
+    ...runMeteringProperties,
     would_charge_credits: credits,
     ignored_query_keys: { type: 'array', items: { type: 'string' } },
     warnings: {
