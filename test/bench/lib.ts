@@ -130,8 +130,9 @@ const RDE_MODULES = ['gateway', 'auth', 'billing', 'catalog', 'dataset', 'waterf
 
 /**
  * CPU seconds the RDE processes have used so far (user + system, from /proc): a figure that, unlike
- * calls per second, does not depend on what else the machine runs. In all-in-one mode the one
- * process includes the sandbox vendor; in distributed mode the sandbox's process is left out.
+ * calls per second, does not depend on what else the machine runs. The sandbox's own process is
+ * left out (distributed, or all-in-one started with `vendorsApart`); an all-in-one process that
+ * hosts the sandbox counts it.
  */
 export function rdeCpuSeconds(rde: RunningRde): number {
   const pids = new Set(RDE_MODULES.map((module) => rde.processOf(module).pid));

@@ -90,7 +90,15 @@ function productionEnv(): NodeJS.ProcessEnv {
 export interface StartOptions {
   /** Processes per gRPC module in distributed mode (default 1), e.g. `{ billing: 2, catalog: 2 }`. */
   readonly replicas?: Partial<Record<(typeof GRPC_SERVICES)[number], number>>;
+  /**
+   * All-in-one mode: the sandbox in a process of its own beside the all-in-one, as real vendors are
+   * remote (a benchmark then measures RDE's process without the vendors' imitation in it).
+   */
+  readonly vendorsApart?: boolean;
 }
+
+/** Every module of RDE's own, the all-in-one's target when the sandbox runs apart. */
+const ALL_BUT_VENDORS = [...SERVICES, 'gateway'].join(',');
 
 /** `billing` for the first replica, `billing/2` for the second, … */
 const replicaName = (module: string, replica: number) => (replica === 1 ? module : `${module}/${replica}`);
@@ -128,7 +136,7 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
   /** Each replica's own env: the gRPC port it binds. */
   const ownEnv = new Map<string, NodeJS.ProcessEnv>();
   const launch = (name: string, env: NodeJS.ProcessEnv) => {
-    const target = moduleOf(name);
+    const target = name === 'all' && options.vendorsApart ? ALL_BUT_VENDORS : moduleOf(name);
     const metrics = { RDE_METRICS_PORT: String(metricsPorts.get(name)), RDE_METRICS_HOST: '127.0.0.1' };
     const child = spawn(process.execPath, [...NODE_FLAGS, BIN, 'start', `--target=${target}`], {
       env: {
@@ -173,7 +181,12 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
     shared[`RDE_${service.toUpperCase()}_PORT`] = ownEnv.get(service)![`RDE_${service.toUpperCase()}_PORT`];
     shared[`RDE_${service.toUpperCase()}_ADDR`] = addresses.join(',');
   }
-  const targets = runMode === 'all' ? ['all'] : ['sandbox', ...SERVICES.flatMap((s) => replicas.get(s)!), 'gateway'];
+  const targets =
+    runMode === 'all'
+      ? [...(options.vendorsApart ? ['sandbox'] : []), 'all']
+      : ['sandbox', ...SERVICES.flatMap((s) => replicas.get(s)!), 'gateway'];
+  /** The process running a module: its own, else the all-in-one's. */
+  const processName = (module: string) => (runMode === 'all' && !targets.includes(module) ? 'all' : module);
   const namespace = runMode === 'distributed' ? `e2e${Date.now()}_` : '';
   if (runMode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: namespace });
   for (const target of targets) metricsPorts.set(target, await freePort());
@@ -191,8 +204,8 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
       const port = ownEnv.get(module)?.[`RDE_${moduleOf(module).toUpperCase()}_PORT`];
       if (replicas.get(moduleOf(module))!.length > 1) await waitUntil(() => serving(`127.0.0.1:${port}`), 60_000);
     },
-    metricsUrlOf: (module) => `http://127.0.0.1:${metricsPorts.get(runMode === 'all' ? 'all' : module)}/metrics`,
-    processOf: (module) => children.get(runMode === 'all' ? 'all' : module)!,
+    metricsUrlOf: (module) => `http://127.0.0.1:${metricsPorts.get(processName(module))}/metrics`,
+    processOf: (module) => children.get(processName(module))!,
     replicasOf: (module) => replicas.get(module as (typeof GRPC_SERVICES)[number]) ?? [module],
     stopModule: (module, signal = 'SIGTERM') => stopChild(rde.processOf(module), signal),
     stop: async () => {
