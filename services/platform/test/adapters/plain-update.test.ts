@@ -23,6 +23,10 @@ const UPDATES: [string, Record<string, unknown>][] = [
   ['$unset', { 'missing.path': '' }],
   ['$pullAll', { tags: ['b', 'z'] }],
   ['$pullAll', { tags: ['z'] }],
+  ['$push', { tags: 'd' }],
+  ['$push', { tags: { $each: ['d', { nested: [1] }] } }],
+  ['$push', { _outbox: { $each: [{ id: 'e1', createdAt: new Date(0) }] } }],
+  ['$push', { 'holds.h1.log': { at: 1 }, 'fresh.list': ['a'] }],
 ];
 
 describe('native updates change documents as mingo does', () => {
@@ -50,16 +54,21 @@ describe('native updates change documents as mingo does', () => {
     expect(applyPlainOperator(doc, '$set', { 'tags.0': 'x' })).toBeUndefined();
     expect(applyPlainOperator(doc, '$set', { 'balance.cents': 1 })).toBeUndefined();
     expect(applyPlainOperator(doc, '$inc', { tags: 1 })).toBeUndefined();
-    expect(applyPlainOperator(doc, '$push', { tags: 'd' })).toBeUndefined();
+    expect(applyPlainOperator(doc, '$push', { balance: 1 })).toBeUndefined();
+    expect(applyPlainOperator(doc, '$push', { tags: { $each: ['d'], $slice: -2 } })).toBeUndefined();
+    expect(applyPlainOperator(doc, '$push', { tags: { $each: [] } })).toBeUndefined();
+    expect(applyPlainOperator(doc, '$addToSet', { tags: 'd' })).toBeUndefined();
     expect(applyPlainOperator(doc, '$set', { ok: 1, 'tags.0': 'x' })).toBeUndefined();
     expect(doc).toEqual(account());
   });
 
-  test("set values are copies: changing the caller's object later changes nothing stored", () => {
+  test("set and pushed values are copies: changing the caller's object later changes nothing stored", () => {
     const doc = account();
     const hold = { amount: 1 };
     applyPlainOperator(doc, '$set', { 'holds.h3': hold });
+    applyPlainOperator(doc, '$push', { tags: hold });
     hold.amount = 99;
     expect(doc.holds.h3).toEqual({ amount: 1 });
+    expect(doc.tags.at(-1)).toEqual({ amount: 1 });
   });
 });

@@ -270,7 +270,7 @@ function seedFromFilter(filter: Filter): Record<string, unknown> {
   for (const [path, condition] of Object.entries(filter)) {
     if (path.startsWith('$')) continue;
     const value = isOperatorObject(condition) ? condition.$eq : condition;
-    if (value !== undefined) applyOperator(seed, { $set: { [path]: value } });
+    if (value !== undefined) applyUpdate(seed, { $set: { [path]: value } }, true);
   }
   return seed;
 }
