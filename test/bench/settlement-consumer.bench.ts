@@ -72,9 +72,13 @@ async function reserveAll(billing: RunningBilling, holds: { workspace: string; h
   await Promise.all(Array.from({ length: 8 }, worker));
 }
 
+/** Polls the workspaces still holding something, all at once, until none does. */
 async function untilNoOpenHold(billing: RunningBilling): Promise<void> {
-  for (let w = 0; w < WORKSPACES; w++) {
-    while ((await moneyOf(billing.rpc, `ws_bench${w}`)).openHolds > 0) await new Promise((r) => setTimeout(r, POLL_MS));
+  let open = Array.from({ length: WORKSPACES }, (_, w) => `ws_bench${w}`);
+  while (open.length > 0) {
+    const holding = await Promise.all(open.map(async (workspace) => (await moneyOf(billing.rpc, workspace)).openHolds));
+    open = open.filter((_, i) => holding[i]! > 0);
+    if (open.length > 0) await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
 

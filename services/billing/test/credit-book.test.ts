@@ -131,4 +131,25 @@ describe('credit book crash windows', () => {
     );
     expect(await accounts.find('ws_other')).toMatchObject({ balance: 96_000, available: 96_000, reserved: 0 });
   });
+
+  test('another writer draws between the batch read and its bulk draw: the batch is applied once, after re-reading', async () => {
+    const other = { ...charge, id: 'run_crash:1:0', amount: 3_000 };
+    const readAccounts = accounts.findMany.bind(accounts);
+    const meanwhile = new Settlements(accounts, ledger, book, clock, testLogger);
+    jest.spyOn(accounts, 'findMany').mockImplementationOnce(async (ids) => {
+      const read = await readAccounts(ids);
+      await meanwhile.apply([{ ...settlement, id: 's0', charges: [other], final: false }]);
+      return read;
+    });
+
+    await settlements.apply([settlement]);
+
+    expect(await money()).toEqual({ balance: 93_000, reserved: 0, available: 93_000, open_holds: 0 });
+    expect(await ledger.balancesAfter([other.id, charge.id])).toEqual(
+      new Map([
+        [other.id, 97_000],
+        [charge.id, 93_000],
+      ]),
+    );
+  });
 });
