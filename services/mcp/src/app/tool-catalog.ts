@@ -1,4 +1,4 @@
-import type { Caller } from '@rde/platform';
+import { newRunId, type Caller } from '@rde/platform';
 import { publicJson } from '@rde/proto';
 import type { ToolClients } from '../clients';
 import { jsonBytes, parseJson } from '../domain/json';
@@ -93,6 +93,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
           argsJson: jsonBytes(args.args),
           kwargsJson: jsonBytes(args.kwargs),
           dryRun: args.dry_run === true,
+          // Minted here, so the client's retry on another catalog replica repeats this call, not a new one.
+          runId: newRunId(),
         },
         { caller, deadlineMs: CALL_DEADLINE_MS },
       );
