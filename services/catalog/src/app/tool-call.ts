@@ -148,13 +148,11 @@ export class ToolCalls {
     before: { balance: number; reserved: number },
     worstCase: number,
   ): Promise<ToolCallResult | undefined> {
-    let result: ToolCallResult;
-    let outcome: RunOutcome;
     try {
       const { charges, persisted, answer } = await this.callAndPersist(run);
       const charged = charges.reduce((sum, charge) => sum + charge.millicredits, 0);
       const { balance, reserved, settled } = meteringAfterCall(before, worstCase, charged);
-      result = {
+      const result: ToolCallResult = {
         result: persisted?.result ?? answer,
         meta: {
           creditsCharged: charged,
@@ -165,18 +163,18 @@ export class ToolCalls {
           ...(persisted && { datasetId: persisted.datasetId, rowCount: persisted.rowCount }),
         },
       };
-      outcome = {
+      const outcome: RunOutcome = {
         status: 'succeeded',
         charges,
         datasetId: persisted?.datasetId,
         rowCount: persisted?.rowCount,
         fields: { answer_json: JSON.stringify(result) },
       };
+      return (await this.finish(run, outcome)) ? result : undefined;
     } catch (error) {
       await this.fail(run, error);
       return undefined;
     }
-    return (await this.finish(run, outcome)) ? result : undefined;
   }
 
   /**
