@@ -8,28 +8,16 @@
  * BENCH_CALLS (200) calls of each kind. The MCP leg uses the official SDK client on the 2026-07-28
  * revision, as an agent would; the REST leg is a plain fetch.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import type { ToolClients } from '../../services/mcp/src/clients';
 import { mcpServerFor } from '../../services/mcp/src/app/mcp-handler';
 import { mode, startRde, type RunningRde } from '../e2e/harness';
+import { mcpClient } from '../e2e/mcp-client';
 import { describePercentiles, paidCall, PAID_CALL_BODY, timed, workspaceKeys } from './lib';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const FACTORY_ROUNDS = 5_000;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-async function mcpClient(rde: RunningRde, key: string): Promise<Client> {
-  const client = new Client(
-    { name: 'bench', version: '1.0.0' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${rde.baseUrl}/api/v2/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${key}` } },
-    }),
-  );
-  return client;
-}
 
 /** The same call as one raw stateless 2025-era POST: the server side alone, without the SDK client. */
 async function rawMcpCall(rde: RunningRde, key: string): Promise<void> {

@@ -1,25 +1,44 @@
 import { RdeError, type Caller } from '@rde/platform';
 import {
   createMcpHandler,
-  fromJsonSchema,
   isLegacyRequest,
   McpServer,
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
   type CallToolResult,
-  type JsonSchemaType,
   type McpHttpHandler,
+  type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 import type { ToolClients } from '../clients';
-import { MCP_TOOLS, type McpTool } from './tool-catalog';
+import { argumentCheck } from './arguments';
+import { MCP_TOOLS } from './tools';
 
 const SERVER_INFO = { name: 'rde', version: '2.0.0' };
 
-/** Input schemas are compiled once: the per-request factory only registers them on a fresh server. */
+type Arguments = Record<string, unknown>;
+
+/**
+ * Input schemas are compiled once: the per-request factory only registers them on a fresh server.
+ * The SDK advertises each schema as given and lets every argument object through; the tool checks
+ * it (argumentCheck) so a refusal is a tool error carrying the REST route's error body, not the
+ * SDK's text-only message.
+ */
 const COMPILED = MCP_TOOLS.map((tool) => ({
   tool,
-  inputSchema: fromJsonSchema<Record<string, unknown>>(tool.inputSchema as JsonSchemaType),
+  inputSchema: advertised(tool.inputSchema),
+  check: argumentCheck(tool.inputSchema, tool.refuse),
 }));
+
+function advertised(schema: Arguments): StandardSchemaWithJSON<Arguments, Arguments> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'rde',
+      jsonSchema: { input: () => schema, output: () => schema },
+      validate: (value) => ({ value: value as Arguments }),
+    },
+  };
+}
 
 /** The caller the gateway resolved, carried through the SDK as pass-through auth info. */
 export function authInfoOf(caller: Caller): AuthInfo {
@@ -32,7 +51,7 @@ export function authInfoOf(caller: Caller): AuthInfo {
  */
 export function mcpServerFor(clients: ToolClients, caller: Caller): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
-  for (const { tool, inputSchema } of COMPILED) {
+  for (const { tool, inputSchema, check } of COMPILED) {
     server.registerTool(
       tool.name,
       {
@@ -41,7 +60,11 @@ export function mcpServerFor(clients: ToolClients, caller: Caller): McpServer {
         inputSchema,
         annotations: { readOnlyHint: !tool.spends, openWorldHint: tool.spends },
       },
-      (args) => runTool(tool, clients, caller, args),
+      (args) =>
+        runTool(() => {
+          check(args);
+          return tool.run(clients, caller, args);
+        }),
     );
   }
   return server;
@@ -82,15 +105,10 @@ export function createEndpoint(clients: ToolClients): McpEndpoint {
   };
 }
 
-/** A service refusal becomes an MCP tool error whose content is the spec's error body for that status. */
-async function runTool(
-  tool: McpTool,
-  clients: ToolClients,
-  caller: Caller,
-  args: Record<string, unknown>,
-): Promise<CallToolResult> {
+/** A refusal (of the arguments or by a service) becomes an MCP tool error: the spec's error body and its status. */
+async function runTool(run: () => Promise<Arguments>): Promise<CallToolResult> {
   try {
-    const result = await tool.run(clients, caller, args);
+    const result = await run();
     // The REST body, `_meta` included, is the structured result; `_meta` also rides on the MCP result.
     const meta = result._meta as Record<string, unknown> | undefined;
     return {
