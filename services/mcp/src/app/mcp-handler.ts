@@ -50,7 +50,8 @@ export function authInfoOf(caller: Caller): AuthInfo {
  * module-scope tool catalog. Cheap by design (measured in test/bench/mcp.bench.ts).
  */
 export function mcpServerFor(clients: ToolClients, caller: Caller): McpServer {
-  const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
+  // The tool list never changes while a client is connected, and there is no stream to announce it on.
+  const server = new McpServer(SERVER_INFO, { capabilities: { tools: { listChanged: false } } });
   for (const { tool, inputSchema, check } of COMPILED) {
     server.registerTool(
       tool.name,
