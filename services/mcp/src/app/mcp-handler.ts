@@ -2,12 +2,15 @@ import { RdeError, type Caller } from '@rde/platform';
 import {
   createMcpHandler,
   isLegacyRequest,
-  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
   type CallToolResult,
+  type ListToolsResult,
   type McpHttpHandler,
-  type StandardSchemaWithJSON,
+  type Tool,
 } from '@modelcontextprotocol/server';
 import type { ToolClients } from '../clients';
 import { argumentCheck } from './arguments';
@@ -18,27 +21,23 @@ const SERVER_INFO = { name: 'rde', version: '2.0.0' };
 type Arguments = Record<string, unknown>;
 
 /**
- * Input schemas are compiled once: the per-request factory only registers them on a fresh server.
- * The SDK advertises each schema as given and lets every argument object through; the tool checks
- * it (argumentCheck) so a refusal is a tool error carrying the REST route's error body, not the
- * SDK's text-only message.
+ * The catalog, built once at module scope: each tool with its argument check compiled, and the
+ * `tools/list` answer (each schema exactly the REST route's, decision 0037). The per-request factory
+ * only binds two handlers to a fresh low-level `Server`: registering every tool on an `McpServer`
+ * per request cost more than the rest of the exchange (decision 0038).
  */
-const COMPILED = MCP_TOOLS.map((tool) => ({
-  tool,
-  inputSchema: advertised(tool.inputSchema),
-  check: argumentCheck(tool.inputSchema, tool.refuse),
-}));
-
-function advertised(schema: Arguments): StandardSchemaWithJSON<Arguments, Arguments> {
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'rde',
-      jsonSchema: { input: () => schema, output: () => schema },
-      validate: (value) => ({ value: value as Arguments }),
-    },
-  };
-}
+const TOOLS = new Map(
+  MCP_TOOLS.map((tool) => [tool.name, { tool, check: argumentCheck(tool.inputSchema, tool.refuse) }]),
+);
+const LISTED: ListToolsResult = {
+  tools: MCP_TOOLS.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    annotations: { readOnlyHint: !tool.spends, openWorldHint: tool.spends },
+  })),
+};
 
 /** The caller the gateway resolved, carried through the SDK as pass-through auth info. */
 export function authInfoOf(caller: Caller): AuthInfo {
@@ -46,28 +45,24 @@ export function authInfoOf(caller: Caller): AuthInfo {
 }
 
 /**
- * Builds the stateless MCP server for one request: a new McpServer bound to the caller, with the
- * module-scope tool catalog. Cheap by design (measured in test/bench/mcp.bench.ts).
+ * Builds the stateless MCP server for one request, bound to the caller. Cheap by design (measured
+ * in test/bench/mcp.bench.ts). An unknown tool is a JSON-RPC invalid-params error, as the SDK's
+ * `McpServer` answers it; a refusal of the arguments or by a service is a tool error.
  */
-export function mcpServerFor(clients: ToolClients, caller: Caller): McpServer {
+export function mcpServerFor(clients: ToolClients, caller: Caller): Server {
   // The tool list never changes while a client is connected, and there is no stream to announce it on.
-  const server = new McpServer(SERVER_INFO, { capabilities: { tools: { listChanged: false } } });
-  for (const { tool, inputSchema, check } of COMPILED) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema,
-        annotations: { readOnlyHint: !tool.spends, openWorldHint: tool.spends },
-      },
-      (args) =>
-        runTool(() => {
-          check(args);
-          return tool.run(clients, caller, args);
-        }),
-    );
-  }
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } } });
+  server.setRequestHandler('tools/list', () => LISTED);
+  server.setRequestHandler('tools/call', async ({ params }) => {
+    const entry = TOOLS.get(params.name);
+    if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
+    const args = params.arguments ?? {};
+    const result = await runTool(() => {
+      entry.check(args);
+      return entry.tool.run(clients, caller, args);
+    });
+    return server.projectCallToolResult(result, undefined);
+  });
   return server;
 }
 
