@@ -16,6 +16,7 @@ import { EnrichJobs } from './enrich-jobs';
 import { Enrichment } from './enrichment';
 import { ProviderJobs } from './provider-jobs';
 import { PacedProviders } from './providers';
+import { VendorPauses } from './vendor-pauses';
 import { RowWalker } from './walk-rows';
 
 export interface EnrichStores {
@@ -56,7 +57,12 @@ export function buildEnrichment(deps: {
       .catch((error: unknown) => ctx.logger.warn({ err: error, id }, 'settlement left for the outbox relay'));
   const providers = new PacedProviders(
     new CatalogProviders(clients.catalog, ctx.logger, config.RDE_WATERFALL_STEP_DEADLINE_MS),
-    { concurrency: config.RDE_ENRICH_VENDOR_CONCURRENCY, rateLimitBudgetMs: 60_000, sleep },
+    {
+      concurrency: config.RDE_ENRICH_VENDOR_CONCURRENCY,
+      rateLimitBudgetMs: 60_000,
+      sleep,
+      shared: new VendorPauses(deps.keyValue, () => clock.now()),
+    },
   );
   const enrichJobs: EnrichJobs = new EnrichJobs(
     stores.jobs,
