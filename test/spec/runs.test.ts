@@ -190,6 +190,23 @@ describe(`dataset enrichment runs (${mode})`, () => {
     await billedOnce(key, hits);
   });
 
+  test('rule 3: a run whose rows cannot be written ends failed with _meta.error; only what was delivered is billed', async () => {
+    const key = await workspace();
+    await knobs('mailfinder', { latency_ms: { median: 1000, p95: 1000 } });
+    await knobs('bulkmail', { hit_rate_multiplier: 0 });
+    // No LinkedIn URL: the chain is MailFinder, then BulkMail (which finds nothing here).
+    const rows = (await people(7100, 60)).map(({ name, company_domain }) => ({ name, company_domain }));
+    const response = await run(key, { input_rows: rows, steps: ['email_enrichment'], detach: true });
+    expect(response.body._meta.status).toBe('running');
+    // The output dataset is deleted under the run: its chunks can no longer read or write their rows.
+    expect((await api(rde, 'DELETE', `/api/v2/datasets/${response.body._meta.dataset_id}`, { key })).status).toBe(200);
+    const failed = await ended(key, response.body._meta.run_id);
+    expect(failed._meta).toMatchObject({ status: 'failed', progress: { done: 60, total: 60 } });
+    expect(failed._meta.error).toMatch(/^rows \d+-\d+ could not be enriched: /);
+    expect(failed.summary.not_reached).toBeGreaterThan(0);
+    await billedOnce(key, failed._meta.credits_charged);
+  });
+
   test('rule 4: identical rows, steps and range within 15 minutes reattach at 0; another range bills anew', async () => {
     const key = await workspace();
     const rows = await people(8000, 20);

@@ -68,7 +68,7 @@ export class RunChunkWork {
     this.walking.add(chunkId);
     void this.worker
       .work(chunkId)
-      .catch((error: unknown) => this.logger.error({ err: error, chunkId }, 'run chunk failed; its lease will lapse'))
+      .catch((error: unknown) => this.logger.error({ err: error, chunkId }, 'run chunk failed; it is tried again'))
       .finally(() => {
         this.walking.delete(chunkId);
         this.active--;

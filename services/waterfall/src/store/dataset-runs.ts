@@ -125,15 +125,26 @@ export class DatasetRunRepository {
   async countChunk(
     runId: string,
     chunk: number,
-    counts: { rows: number; spent: number; unused: number },
+    counts: { rows: number; spent: number; unused: number; admitted: boolean },
   ): Promise<DatasetRunDocument | null> {
     return (await this.runs.findOneAndUpdate(
       { _id: runId, counted_chunks: { $ne: chunk } },
       {
-        $inc: { done: counts.rows, charged_millicredits: counts.spent, budget_left: counts.unused, in_flight: -1 },
+        $inc: {
+          done: counts.rows,
+          charged_millicredits: counts.spent,
+          budget_left: counts.unused,
+          // Only an admitted chunk was in flight (a chunk given up before admission was not).
+          in_flight: counts.admitted ? -1 : 0,
+        },
         $push: { counted_chunks: chunk },
       },
     )) as DatasetRunDocument | null;
+  }
+
+  /** Records the run's first failure; the run ends `failed` once every chunk is counted. */
+  async fail(runId: string, error: string): Promise<void> {
+    await this.runs.updateOne({ _id: runId, status: 'running', error: { $exists: false } }, { $set: { error } });
   }
 
   async cancel(workspaceId: string, runId: string): Promise<void> {

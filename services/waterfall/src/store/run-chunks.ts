@@ -31,6 +31,8 @@ export interface RunChunkDocument extends Partial<ChunkCounts> {
   lease_until: Date;
   /** Rows (from `start`) the run's budget let this chunk walk; set once, before the walk. */
   admitted?: number;
+  /** Walks of the chunk that failed; a chunk that keeps failing is given up (decision 0032). */
+  failures?: number;
   /** The run counted the chunk (progress, budget): set after the run's own guarded count. */
   counted?: boolean;
   charges?: RunCharge[];
@@ -89,9 +91,12 @@ export class RunChunkRepository {
     );
   }
 
-  /** Gives the chunk back, to be taken again at `at` (waiting for budget). */
-  async release(id: string, owner: string, at: Date): Promise<void> {
-    await this.chunks.updateOne({ _id: id, status: 'pending', lease_owner: owner }, { $set: { lease_until: at } });
+  /** Gives the chunk back, to be taken again at `at`; `failed` counts a failed walk. */
+  async release(id: string, owner: string, at: Date, failed = false): Promise<void> {
+    await this.chunks.updateOne(
+      { _id: id, status: 'pending', lease_owner: owner },
+      { $set: { lease_until: at }, ...(failed && { $inc: { failures: 1 } }) },
+    );
   }
 
   async admit(id: string, owner: string, rows: number): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { settlementEvent, type Caller, type Clock, type Logger } from '@rde/platform';
+import { RdeError, settlementEvent, type Caller, type Clock, type Logger } from '@rde/platform';
 import { CHAINS, type Capability } from '../../domain/enrich/chains';
 import { subjectOf, type Row, type Subject } from '../../domain/enrich/subject';
 import { chargedOf, enrichedRow, type RowWalk, type StepRecord } from '../../domain/enrich/walk';
@@ -12,8 +12,10 @@ import type { RowWalker } from '../enrich/walk-rows';
 
 /** Rows written to the dataset per UpdateRows call. */
 const WRITE_BATCH = 200;
-/** A chunk waiting for budget (chunks in flight may give some back) is tried again after this. */
-const BUDGET_RETRY_MS = 500;
+/** A chunk that cannot start yet (no run document yet, or no budget) is tried again after this. */
+const RETRY_MS = 500;
+/** Attempts at a chunk before its rows are given up and the run fails. */
+const MAX_ATTEMPTS = 4;
 
 export interface ChunkWorkerDependencies {
   readonly chunks: RunChunkRepository;
@@ -59,23 +61,69 @@ export class ChunkWorker {
     }, leaseMs / 3);
     heartbeat.unref();
     try {
-      const run = await this.deps.runs.get(chunk.run_id);
-      if (!run || run.status !== 'running') return;
-      const admitted = chunk.admitted ?? (await this.admit(run, chunk));
-      if (admitted === undefined) {
-        await chunks.release(chunkId, owner, new Date(this.deps.clock.now() + BUDGET_RETRY_MS));
-        return;
-      }
-      const walked = await this.walk(run, chunk, admitted);
-      const settlement =
-        walked.charges.length > 0 ? this.settlement(run, `c${chunk.chunk}`, walked.charges, false) : undefined;
-      const ended = await chunks.complete(chunkId, owner, walked.counts, walked.charges, settlement);
-      if (!ended) return;
-      if (settlement) this.deps.publishChunk(chunkId);
-      await this.count(ended);
+      await this.walkAndEnd(chunk);
+    } catch (error) {
+      await this.failed(chunk, error);
     } finally {
       clearInterval(heartbeat);
     }
+  }
+
+  private async walkAndEnd(chunk: RunChunkDocument): Promise<void> {
+    const { chunks, owner } = this.deps;
+    const run = await this.deps.runs.get(chunk.run_id);
+    if (run && run.status !== 'running') return;
+    // No run yet: its chunks are written just before it. Budget short: chunks in flight give some back.
+    const admitted = run ? (chunk.admitted ?? (await this.admit(run, chunk))) : undefined;
+    if (!run || admitted === undefined) {
+      await chunks.release(chunk._id, owner, new Date(this.deps.clock.now() + RETRY_MS));
+      return;
+    }
+    const walked = await this.walk(run, chunk, admitted);
+    const settlement =
+      walked.charges.length > 0 ? this.settlement(run, `c${chunk.chunk}`, walked.charges, false) : undefined;
+    const ended = await chunks.complete(chunk._id, owner, walked.counts, walked.charges, settlement);
+    if (!ended) return;
+    if (settlement) this.deps.publishChunk(chunk._id);
+    await this.count(ended);
+  }
+
+  /**
+   * A chunk that failed is tried again (by any replica) after a growing pause; after
+   * MAX_ATTEMPTS its rows are given up (not reached, nothing billed for them), its budget given
+   * back, and the run ends `failed` with `_meta.error` once its other chunks are counted.
+   */
+  private async failed(chunk: RunChunkDocument, error: unknown): Promise<void> {
+    const attempts = (chunk.failures ?? 0) + 1;
+    if (attempts < MAX_ATTEMPTS) {
+      const at = new Date(this.deps.clock.now() + RETRY_MS * 2 ** attempts);
+      await this.deps.chunks.release(chunk._id, this.deps.owner, at, true);
+      throw error;
+    }
+    const run = await this.deps.runs.get(chunk.run_id);
+    const size = chunk.end - chunk.start;
+    const ended = await this.deps.chunks.complete(
+      chunk._id,
+      this.deps.owner,
+      {
+        hits: 0,
+        misses: 0,
+        open: 0,
+        not_reached: size,
+        step_hits: {},
+        spent_millicredits: 0,
+        unused_millicredits: (chunk.admitted ?? 0) * (run?.worst_per_row_millicredits ?? 0),
+      },
+      [],
+      undefined,
+    );
+    if (!ended) return;
+    this.deps.logger.error({ err: error, chunkId: chunk._id, attempts }, 'run chunk given up');
+    await this.deps.runs.fail(
+      chunk.run_id,
+      `rows ${chunk.start}-${chunk.end - 1} could not be enriched: ${reasonOf(error)}`,
+    );
+    await this.count(ended);
   }
 
   /**
@@ -184,6 +232,7 @@ export class ChunkWorker {
       rows: chunk.end - chunk.start,
       spent: chunk.spent_millicredits ?? 0,
       unused: chunk.unused_millicredits ?? 0,
+      admitted: chunk.admitted !== undefined,
     });
     await this.deps.chunks.markCounted(chunk._id);
     const counted = run ?? (await this.deps.runs.get(chunk.run_id));
@@ -199,15 +248,18 @@ export class ChunkWorker {
       provider: job.provider,
       job_id: job.job_id,
     }));
-    const status = run.cancel_requested ? 'cancelled' : 'completed';
+    const status = run.error !== undefined ? 'failed' : run.cancel_requested ? 'cancelled' : 'completed';
     const event = this.settlement(run, 'final', [], openJobs.length === 0);
     if (!(await this.deps.runs.finish(run._id, { status, openJobs }, event))) return;
     this.deps.publishRun(run._id);
     if (openJobs.length > 0) await this.deps.releaseRunIfDone(run);
-    await this.deps.dataset.updateRows(
-      { datasetId: run.dataset_id, rows: [], enrichStatus: openJobs.length > 0 ? 'pending_jobs' : status },
-      { caller: callerOf(run) },
-    );
+    await this.deps.dataset
+      .updateRows(
+        { datasetId: run.dataset_id, rows: [], enrichStatus: openJobs.length > 0 ? 'pending_jobs' : status },
+        { caller: callerOf(run) },
+      )
+      // The run's end is recorded; a dataset deleted under the run just has no status to show.
+      .catch((error: unknown) => this.deps.logger.warn({ err: error, runId: run._id }, 'could not mark the dataset'));
   }
 
   /** A settlement of the run's hold: a chunk's charges (`c<n>`), or the run's end (`final`). */
@@ -225,4 +277,13 @@ export class ChunkWorker {
       createdAtMs: this.deps.clock.now(),
     });
   }
+}
+
+/** What a client may read of a failure: a refusal's own detail, never an internal error's text. */
+function reasonOf(error: unknown): string {
+  if (error instanceof RdeError && error.httpStatus < 500) {
+    const detail = (error.body as { detail?: unknown }).detail;
+    if (typeof detail === 'string') return detail;
+  }
+  return 'an internal error (logged)';
 }

@@ -1,3 +1,4 @@
+import { RdeError } from '@rde/platform';
 import type { DatasetClient } from '../../clients';
 import type { Row } from '../../domain/enrich/subject';
 import type { DatasetRunDocument } from '../../store/dataset-runs';
@@ -82,10 +83,16 @@ function summaryOf(run: DatasetRunDocument, chunks: readonly RunChunkDocument[])
  */
 async function endedFields(run: DatasetRunDocument, dataset: DatasetClient, withSample: boolean) {
   const caller = callerOf(run);
+  const datasetId = run.dataset_id;
   const [record, page] = await Promise.all([
-    dataset.getDataset({ datasetId: run.dataset_id }, { caller }),
-    dataset.getRows({ datasetId: run.dataset_id, page: { offset: run.range_start, limit: SAMPLE_ROWS } }, { caller }),
-  ]);
+    dataset.getDataset({ datasetId }, { caller }),
+    dataset.getRows({ datasetId, page: { offset: run.range_start, limit: SAMPLE_ROWS } }, { caller }),
+  ]).catch((error: unknown) => {
+    // The client deleted the output dataset: the run's record stays, without columns or sample.
+    if (error instanceof RdeError && error.httpStatus === 404) return [undefined, undefined];
+    throw error;
+  });
+  if (!record || !page) return { columns: [], ...(withSample && { sample: [] }) };
   const sample = JSON.parse(page.rowsJson.toString('utf8')) as Row[];
   const columns = [...new Set([...(record.dataset?.columns ?? []), ...sample.flatMap((row) => Object.keys(row))])];
   return { columns, ...(withSample && { sample }) };
