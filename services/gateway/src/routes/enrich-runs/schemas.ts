@@ -33,6 +33,7 @@ const steps = {
   minItems: 1,
   maxItems: ENRICH_CAPABILITIES.length,
   items: step,
+  uniqueItems: true,
   description: 'the enrichment capabilities to run, in order (each at most once)',
 } as const;
 
@@ -67,6 +68,9 @@ export const runBody = {
   allOf: [
     { oneOf: [{ required: ['input'] }, { required: ['input_rows'] }] },
     { oneOf: [{ required: ['steps'] }, { required: ['specs'] }, { required: ['waterfalls'] }] },
+    // in_place writes into the input dataset: input_rows have none, and output_name names a new one.
+    { not: { properties: { in_place: { const: true } }, required: ['in_place', 'input_rows'] } },
+    { not: { properties: { in_place: { const: true } }, required: ['in_place', 'output_name'] } },
   ],
   additionalProperties: false,
 } as const;
