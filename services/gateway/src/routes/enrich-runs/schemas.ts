@@ -10,8 +10,11 @@ import { credits } from '../waterfall-meta';
 
 /** Rows an `input_rows` run may carry; larger inputs go into a dataset first. */
 const MAX_INPUT_ROWS = 10_000;
-/** A 10,000-row input_rows body is larger than the gateway's default body limit. */
-export const RUN_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+/**
+ * A 10,000-row input_rows body is larger than the gateway's default body limit; the bound is the
+ * dataset upload's, under gRPC's 4 MB message (a larger body is 413, not a failed call).
+ */
+export { CREATE_BODY_LIMIT_BYTES as RUN_BODY_LIMIT_BYTES } from '../datasets/schemas';
 
 const capability = { type: 'string', enum: ENRICH_CAPABILITIES } as const;
 
