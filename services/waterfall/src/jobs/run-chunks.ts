@@ -7,6 +7,8 @@ import type { RunChunkRepository } from '../store/run-chunks';
 
 /** The consumer group every waterfall replica joins for run chunks. */
 const CONSUMER_GROUP = 'waterfall';
+/** Between two attempts to join the consumer group. */
+const SUBSCRIBE_RETRY_MS = 1_000;
 /** Chunks, uncounted chunks and unfinished runs looked at per sweep. */
 const SWEEP_SIZE = 50;
 
@@ -35,11 +37,31 @@ export class RunChunkWork {
   ) {}
 
   async start(): Promise<void> {
-    this.subscription = await this.bus.subscribe(
-      { group: CONSUMER_GROUP, topic: topics.ENRICH_RUN_CHUNKS },
-      (message) => this.take(message),
-    );
     this.schedule();
+    void this.subscribe();
+  }
+
+  /**
+   * Joins the consumer group, trying again while the broker refuses (a topic still being created):
+   * the sweep works every chunk meanwhile, so a replica never fails to start for it.
+   */
+  private async subscribe(): Promise<void> {
+    while (!this.stopped && !this.subscription) {
+      try {
+        const subscription = await this.bus.subscribe(
+          { group: CONSUMER_GROUP, topic: topics.ENRICH_RUN_CHUNKS },
+          (message) => this.take(message),
+        );
+        if (this.stopped) await subscription.stop();
+        else this.subscription = subscription;
+      } catch (error) {
+        this.logger.warn(
+          { err: error },
+          'run chunk subscription failed; trying again, the sweep works chunks meanwhile',
+        );
+        await new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_RETRY_MS).unref());
+      }
+    }
   }
 
   async stop(): Promise<void> {
