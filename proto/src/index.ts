@@ -17,3 +17,4 @@ export * as signin from './gen/rde/auth/v1/signin';
 export * as waterfallEvents from './gen/rde/waterfall/v1/events';
 export * as topics from './topics';
 export * as publicJson from './public-json';
+export * as publicSchemas from './public-schemas';
