@@ -14,6 +14,7 @@ export * as billingSessions from './gen/rde/billing/v1/sessions';
 export * as billingSubscriptions from './gen/rde/billing/v1/subscriptions';
 export * as billingOverview from './gen/rde/billing/v1/overview';
 export * as signin from './gen/rde/auth/v1/signin';
+export * as waterfallEvents from './gen/rde/waterfall/v1/events';
 export * as topics from './topics';
 export * as publicJson from './public-json';
 export * as publicSchemas from './public-schemas';

@@ -4,6 +4,7 @@ import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
 import { datasetRoutes } from './datasets';
 import { enrichRoutes } from './enrich';
+import { enrichRunRoutes } from './enrich-runs';
 import { feedbackRoutes } from './feedback';
 import { healthRoutes } from './health';
 import { integrationRoutes } from './integrations';
@@ -27,6 +28,7 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   datasetRoutes,
   searchRoutes,
   enrichRoutes,
+  enrichRunRoutes,
   webhookRoutes,
   authRoutes,
   inviteRoutes,
