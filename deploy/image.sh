@@ -63,7 +63,8 @@ smoke() {
   # Runs the image's entrypoint (tini, then rde) the way the chart's securityContext does, without
   # an OCI runtime: the image's root filesystem mounted read-only with a private /tmp, user 10001,
   # tini as PID 1 of its own PID namespace, this machine's loopback (PORT=0: a free port, logged).
-  local container mnt log port='' pid tini status=0
+  local mnt log port='' pid tini status=0 chroot
+  chroot="$(command -v chroot)"
   container="$(buildah from "$IMAGE")"
   mnt="$(buildah mount "$container")"
   log="$work/smoke.log"
@@ -75,7 +76,7 @@ smoke() {
   if touch "$work/smoke/usr/.written" 2>/dev/null; then echo "smoke: the root filesystem is writable" >&2; return 1; fi
   unshare --pid --fork --mount-proc="$work/smoke/proc" env -i PATH=/usr/local/bin:/usr/bin:/bin \
     NODE_ENV=production PORT=0 RDE_LOG_LEVEL=info RDE_DRAIN_MS=500 \
-    chroot --userspec=10001:10001 "$work/smoke" /usr/bin/tini -- rde start >"$log" 2>&1 &
+    "$chroot" --userspec=10001:10001 "$work/smoke" /usr/bin/tini -- rde start >"$log" 2>&1 &
   pid=$!
   for _ in $(seq 1 300); do
     port="$(sed -n 's/.*"port":\([0-9]*\).*"msg":"gateway listening".*/\1/p' "$log" | head -n1)"
