@@ -88,8 +88,20 @@ function productionEnv(): NodeJS.ProcessEnv {
 }
 
 export interface StartOptions {
-  /** Processes per gRPC module in distributed mode (default 1), e.g. `{ billing: 2, catalog: 2 }`. */
+  /** Processes per gRPC module in distributed mode, e.g. `{ billing: 3 }` (default: `defaultReplicas`). */
   readonly replicas?: Partial<Record<(typeof GRPC_SERVICES)[number], number>>;
+}
+
+/** The services that write money or run work: ARCHITECTURE.md runs them replicated (decision 0011). */
+const REPLICATED: readonly string[] = ['billing', 'catalog', 'waterfall'];
+
+/**
+ * How many processes a module gets in distributed mode when the test does not say: two of each
+ * money writer, as production runs them, so every suite shows nothing relies on one writer.
+ * RDE_E2E_REPLICAS overrides the two (`1` for a quicker local run; the test command keeps 2).
+ */
+export function defaultReplicas(module: string): number {
+  return REPLICATED.includes(module) ? Number(process.env.RDE_E2E_REPLICAS ?? 2) : 1;
 }
 
 /** `billing` for the first replica, `billing/2` for the second, … */
@@ -159,7 +171,7 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
   };
   const replicas = new Map<string, string[]>();
   for (const service of GRPC_SERVICES) {
-    const count = runMode === 'distributed' ? (options.replicas?.[service] ?? 1) : 1;
+    const count = runMode === 'distributed' ? (options.replicas?.[service] ?? defaultReplicas(service)) : 1;
     const names: string[] = [];
     const addresses: string[] = [];
     for (let replica = 1; replica <= count; replica++) {
