@@ -10,6 +10,7 @@ import { integrationRoutes } from './integrations';
 import { inviteRoutes } from './invites';
 import { keyRoutes } from './keys';
 import { mcpRoutes } from './mcp';
+import { mcpOAuthRoutes } from './mcp/oauth';
 import { metaRoutes } from './meta';
 import { qualifyRoutes } from './qualify';
 import { searchRoutes } from './search';
@@ -33,6 +34,7 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   feedbackRoutes,
   integrationRoutes,
   mcpRoutes,
+  mcpOAuthRoutes,
   sessionRoutes,
   qualifyRoutes,
 ];
