@@ -9,16 +9,7 @@
  * Needs Mailpit (the owner signs in by emailed link). BENCH_CALLS (300) requests of each kind.
  */
 import { mode, startRde, type RunningRde } from '../e2e/harness';
-import {
-  authorizationRequest,
-  OAUTH,
-  pkce,
-  postForm,
-  redirectParameters,
-  registerClient,
-  REDIRECT_URI,
-  signedInOwner,
-} from '../e2e/mcp-oauth';
+import { approvedTokens, OAUTH, postForm, signedInOwner } from '../e2e/mcp-oauth';
 import { describePercentiles, timed } from './lib';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
@@ -44,23 +35,8 @@ async function main(): Promise<void> {
   const rde = await startRde({ RDE_MCP_OAUTH_TOKEN_PER_MINUTE: String(10 * CALLS) });
   try {
     const owner = await signedInOwner(rde);
-    const clientId = await registerClient(rde);
-    const { verifier, challenge } = pkce();
-    const approved = await postForm(
-      rde,
-      `${OAUTH}/authorize`,
-      { ...authorizationRequest(clientId, challenge), decision: 'approve' },
-      { cookie: owner.cookie },
-    );
-    let tokens = (
-      await postForm(rde, `${OAUTH}/token`, {
-        grant_type: 'authorization_code',
-        code: redirectParameters(approved).get('code')!,
-        redirect_uri: REDIRECT_URI,
-        client_id: clientId,
-        code_verifier: verifier,
-      })
-    ).body as { access_token: string; refresh_token: string };
+    const { clientId, token } = await approvedTokens(rde, owner.cookie);
+    let tokens = token.body as { access_token: string; refresh_token: string };
     await ping(rde, owner.owner);
     await ping(rde, tokens.access_token);
     const withKey: number[] = [];

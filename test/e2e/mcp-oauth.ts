@@ -67,3 +67,23 @@ export function authorizationRequest(clientId: string, challenge: string, extra:
 export function redirectParameters(response: ApiResponse): URLSearchParams {
   return new URL(response.headers.get('location')!).searchParams;
 }
+
+/**
+ * Register → consent (approved through the browser session `cookie`) → token: the client, the code,
+ * its verifier and the token endpoint's response.
+ */
+export async function approvedTokens(rde: RunningRde, cookie: string, headers: Record<string, string> = {}) {
+  const clientId = await registerClient(rde);
+  const { verifier, challenge } = pkce();
+  const form = { ...authorizationRequest(clientId, challenge), decision: 'approve' };
+  const approved = await postForm(rde, `${OAUTH}/authorize`, form, { cookie, ...headers });
+  const code = redirectParameters(approved).get('code')!;
+  const token = await postForm(rde, `${OAUTH}/token`, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
+  return { clientId, code, verifier, token };
+}

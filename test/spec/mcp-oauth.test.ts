@@ -9,6 +9,7 @@ import {
 import { api } from '../e2e/api';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
 import {
+  approvedTokens,
   authorizationRequest,
   OAUTH,
   pkce,
@@ -64,20 +65,7 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
     });
 
   /** Register → consent → code → tokens, for the signed-in owner. */
-  async function tokensFor(headers: Record<string, string> = {}) {
-    const clientId = await registerClient(rde);
-    const { verifier, challenge } = pkce();
-    const approved = await approve(authorizationRequest(clientId, challenge), {}, { cookie: owner.cookie, ...headers });
-    const code = redirectParameters(approved).get('code')!;
-    const token = await postForm(rde, `${OAUTH}/token`, {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT_URI,
-      client_id: clientId,
-      code_verifier: verifier,
-    });
-    return { clientId, code, verifier, token };
-  }
+  const tokensFor = (headers: Record<string, string> = {}) => approvedTokens(rde, owner.cookie, headers);
 
   describe('metadata', () => {
     test('protected-resource metadata names the MCP endpoint exactly and this authorization server (RFC 9728)', async () => {
