@@ -115,6 +115,22 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
       expect(response.body).toMatchObject({ error: 'invalid_redirect_uri' });
     });
 
+    test('a client asking for a secret is registered as public; an implicit grant is refused', async () => {
+      const secretless = await api(rde, 'POST', `${OAUTH}/register`, {
+        key: null,
+        body: { redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'client_secret_basic' },
+      });
+      expect(secretless.status).toBe(201);
+      expect(secretless.body.token_endpoint_auth_method).toBe('none');
+      expect(secretless.body.client_secret).toBeUndefined();
+      const implicit = await api(rde, 'POST', `${OAUTH}/register`, {
+        key: null,
+        body: { redirect_uris: [REDIRECT_URI], grant_types: ['implicit'] },
+      });
+      expect(implicit.status).toBe(400);
+      expect(implicit.body).toMatchObject({ error: 'invalid_client_metadata' });
+    });
+
     test('metadata without redirect URIs is refused with invalid_client_metadata', async () => {
       const response = await api(rde, 'POST', `${OAUTH}/register`, { key: null, body: { client_name: 'x' } });
       expect(response.status).toBe(400);
