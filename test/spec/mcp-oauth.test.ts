@@ -305,6 +305,17 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
       expect(grant.body).toMatchObject({ error: 'unsupported_grant_type' });
     });
 
+    test('a client that registered no refresh_token grant may not refresh: unauthorized_client', async () => {
+      const clientId = await registerClient(rde, { grant_types: ['authorization_code'] });
+      const refresh = await postForm(rde, `${OAUTH}/token`, {
+        grant_type: 'refresh_token',
+        refresh_token: 'rde_mcp_rt_any',
+        client_id: clientId,
+      });
+      expect(refresh.status).toBe(400);
+      expect(refresh.body).toMatchObject({ error: 'unauthorized_client' });
+    });
+
     test('a JSON token request is refused with 415: the endpoint takes forms', async () => {
       const response = await api(rde, 'POST', `${OAUTH}/token`, { key: null, body: { grant_type: 'refresh_token' } });
       expect(response.status).toBe(415);

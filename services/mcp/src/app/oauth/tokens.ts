@@ -14,11 +14,16 @@ export class Tokens {
 
   async exchange(request: TokenRequest): Promise<Record<string, unknown>> {
     if (!request.clientId) throw oauthError(401, 'invalid_client', 'client_id is required');
-    if (!(await this.store.clients.byId(request.clientId)))
-      throw oauthError(401, 'invalid_client', 'Unknown client_id');
-    if (request.grantType === 'authorization_code') return this.redeem(request);
-    if (request.grantType === 'refresh_token') return this.refresh(request);
-    throw oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+    const client = await this.store.clients.byId(request.clientId);
+    if (!client) throw oauthError(401, 'invalid_client', 'Unknown client_id');
+    if (request.grantType !== 'authorization_code' && request.grantType !== 'refresh_token') {
+      throw oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+    }
+    // RFC 7591 §2: a client uses only the grant types it registered.
+    if (!client.grant_types.includes(request.grantType)) {
+      throw oauthError(400, 'unauthorized_client', `the client did not register the ${request.grantType} grant`);
+    }
+    return request.grantType === 'authorization_code' ? this.redeem(request) : this.refresh(request);
   }
 
   /** RFC 7009: the grant behind either token is revoked; an unknown token (or another client's) changes nothing. */
