@@ -71,9 +71,12 @@ async function main(): Promise<void> {
   } finally {
     await rde.stop();
   }
-  console.log(`conformance (authorization server): ${result.passed} passed, ${result.failed} failed`);
+  const summary = `conformance (authorization server): ${result.passed} passed, ${result.failed} failed`;
+  console.log(summary);
   if (process.env.RDE_TALLY_FILE)
     appendFileSync(process.env.RDE_TALLY_FILE, `test ${result.passed} ${result.failed} 0\n`);
+  // test/run prints the summary again in its closing note.
+  if (process.env.RDE_ST_SUMMARY_FILE) appendFileSync(process.env.RDE_ST_SUMMARY_FILE, `${summary}\n`);
   process.exit(result.failed > 0 ? 1 : 0);
 }
 
