@@ -135,13 +135,16 @@ const RDE_MODULES = ['gateway', 'auth', 'billing', 'catalog', 'dataset', 'waterf
  */
 export function rdeCpuSeconds(rde: RunningRde): number {
   const pids = new Set(RDE_MODULES.map((module) => rde.processOf(module).pid));
-  let ticks = 0;
-  for (const pid of pids) {
-    // Fields 14 and 15 (utime, stime) follow the command name, which ends with the last ')'.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').pop()!.trim().split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks / CLOCK_TICKS_PER_SECOND;
+  let seconds = 0;
+  for (const pid of pids) seconds += processCpuSeconds(pid!);
+  return seconds;
+}
+
+/** CPU seconds (user + system) process `pid` has used so far, from /proc. */
+export function processCpuSeconds(pid: number): number {
+  // Fields 14 and 15 (utime, stime) follow the command name, which ends with the last ')'.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').pop()!.trim().split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** Linux's USER_HZ, the unit of /proc's CPU times. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { newRunId } from '@rde/platform';
 import { publicJson } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
@@ -93,6 +94,8 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
           argsJson: jsonBytes(args),
           kwargsJson: jsonBytes(kwargs),
           dryRun,
+          // Minted here, so the client's retry on another catalog replica repeats this call, not a new one.
+          runId: newRunId(),
         },
         { caller, deadlineMs: CALL_DEADLINE_MS },
       );
