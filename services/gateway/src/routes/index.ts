@@ -11,6 +11,7 @@ import { integrationRoutes } from './integrations';
 import { inviteRoutes } from './invites';
 import { keyRoutes } from './keys';
 import { mcpRoutes } from './mcp';
+import { mcpOAuthRoutes } from './mcp/oauth';
 import { metaRoutes } from './meta';
 import { qualifyRoutes } from './qualify';
 import { searchRoutes } from './search';
@@ -35,6 +36,7 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   feedbackRoutes,
   integrationRoutes,
   mcpRoutes,
+  mcpOAuthRoutes,
   sessionRoutes,
   qualifyRoutes,
 ];
