@@ -88,7 +88,7 @@ function productionEnv(): NodeJS.ProcessEnv {
 }
 
 export interface StartOptions {
-  /** Processes per gRPC module in distributed mode (default 1), e.g. `{ billing: 2, catalog: 2 }`. */
+  /** Processes per gRPC module in distributed mode, e.g. `{ billing: 3 }` (default: `defaultReplicas`). */
   readonly replicas?: Partial<Record<(typeof GRPC_SERVICES)[number], number>>;
   /**
    * All-in-one mode: the sandbox in a process of its own beside the all-in-one, as real vendors are
@@ -99,6 +99,18 @@ export interface StartOptions {
 
 /** Every module of RDE's own, the all-in-one's target when the sandbox runs apart. */
 const ALL_BUT_VENDORS = [...SERVICES, 'gateway'].join(',');
+
+/** The services that write money or run work: ARCHITECTURE.md runs them replicated (decision 0011). */
+const REPLICATED: readonly string[] = ['billing', 'catalog', 'waterfall'];
+
+/**
+ * How many processes a module gets in distributed mode when the test does not say: two of each
+ * money writer, as production runs them, so every suite shows nothing relies on one writer.
+ * RDE_E2E_REPLICAS overrides the two (`1` for a quicker local run; the test command keeps 2).
+ */
+export function defaultReplicas(module: string): number {
+  return REPLICATED.includes(module) ? Number(process.env.RDE_E2E_REPLICAS ?? 2) : 1;
+}
 
 /** `billing` for the first replica, `billing/2` for the second, … */
 const replicaName = (module: string, replica: number) => (replica === 1 ? module : `${module}/${replica}`);
@@ -167,7 +179,7 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
   };
   const replicas = new Map<string, string[]>();
   for (const service of GRPC_SERVICES) {
-    const count = runMode === 'distributed' ? (options.replicas?.[service] ?? 1) : 1;
+    const count = runMode === 'distributed' ? (options.replicas?.[service] ?? defaultReplicas(service)) : 1;
     const names: string[] = [];
     const addresses: string[] = [];
     for (let replica = 1; replica <= count; replica++) {

@@ -1,4 +1,4 @@
-import { errors, type Clock, type Logger } from '@rde/platform';
+import { errors, type Clock, type ErrorBody, type Logger } from '@rde/platform';
 import { capRefusal, capTags } from './domain/caps';
 import { insufficientCreditsBody } from './domain/holds';
 import { FREE_GRANT, freeGrantEntry } from './domain/ledger';
@@ -32,12 +32,44 @@ export async function untilSettled<T>(what: string, round: () => Promise<T | und
   throw new Error(`${what}: its guarded write lost ${MAX_ROUNDS} races in a row`);
 }
 
+function refuse(body: ErrorBody): never {
+  throw errors.paymentRequired(body);
+}
+
+/** How many workspaces' accounts a process keeps as last seen (oldest forgotten first). */
+const LAST_SEEN_LIMIT = 10_000;
+
+/** Each workspace's account as this process last wrote it: where a Reserve's first try starts. */
+class LastSeenAccounts {
+  private readonly accounts = new Map<string, AccountDocument>();
+
+  /**
+   * The copy, unless the call names a session the copy does not know: which scopes a hold counts
+   * against is read from the account, and a session opened since would be missed.
+   */
+  usable(workspaceId: string, sessionId: string): AccountDocument | undefined {
+    const account = this.accounts.get(workspaceId);
+    if (!account || (sessionId && !(account.sessions && Object.hasOwn(account.sessions, sessionId)))) return undefined;
+    return account;
+  }
+
+  /** Keeps the account as written, or forgets the copy when a write found the account changed. */
+  remember(workspaceId: string, account: AccountDocument | null): void {
+    this.accounts.delete(workspaceId);
+    if (!account) return;
+    this.accounts.set(workspaceId, account);
+    if (this.accounts.size > LAST_SEEN_LIMIT) this.accounts.delete(this.accounts.keys().next().value!);
+  }
+}
+
 /**
  * Accounts and the ledger kept in step without transactions (decision 0004): every step is one
  * guarded single-document write, so any of them can be replayed after a crash and is a no-op the
  * second time.
  */
 export class CreditBook {
+  private readonly lastSeen = new LastSeenAccounts();
+
   constructor(
     private readonly accounts: AccountStore,
     private readonly ledger: LedgerStore,
@@ -61,20 +93,28 @@ export class CreditBook {
    * Holds the worst case of paid work when the balance and every cap that applies allow it
    * (decision 0020); a retry with the same hold id answers the standing hold. Checked on a read
    * and written with a guard that fails if anything the check relied on changed, then re-read.
+   * The first try starts from the account as this process last saw it, which saves the read: the
+   * guard makes a stale copy cost a retry, never a wrong hold, and a refusal or a standing hold
+   * seen only on that copy is checked again on a fresh read.
    */
   reserve(workspaceId: string, request: HoldRequest): Promise<AccountDocument> {
+    let lastSeen = this.lastSeen.usable(workspaceId, request.sessionId);
     return untilSettled(`reserve of hold ${request.id}`, async () => {
-      const account = await this.account(workspaceId);
-      if (ownEntry(account.holds, request.id)) return account;
+      const stale = lastSeen;
+      lastSeen = undefined;
+      const account = stale ?? (await this.account(workspaceId));
+      if (ownEntry(account.holds, request.id)) return stale ? undefined : account;
       const now = this.clock.now();
       const tags = capTags(account, request.userId, request.sessionId, now);
       const refusal = capRefusal(account, tags, request.amount, now);
-      if (refusal) throw errors.paymentRequired(refusal);
+      if (refusal) return stale ? undefined : refuse(refusal);
       if (account.available < request.amount) {
-        throw errors.paymentRequired(insufficientCreditsBody(request.amount, account.available));
+        return stale ? undefined : refuse(insufficientCreditsBody(request.amount, account.available));
       }
       const hold = { ...request, createdAt: now, expiresAt: now + request.ttlMs };
-      return (await this.accounts.reserve(workspaceId, hold, tags, capGuard(account, tags))) ?? undefined;
+      const written = await this.accounts.reserve(workspaceId, hold, tags, capGuard(account, tags));
+      this.lastSeen.remember(workspaceId, written);
+      return written ?? undefined;
     });
   }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { newRunId } from '@rde/platform';
 import { publicJson } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
@@ -32,15 +33,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
     async (request) => {
       const filter = request.query.filter ?? '';
       const { tools } = await catalogClient.listTools({ filter }, { caller: request.caller });
-      return {
-        count: tools.length,
-        tools: tools.map((tool) => tool.name),
-        results: tools.map((tool) => ({
-          ...publicJson.toolHeader(tool),
-          methods: tool.methods.map(publicJson.methodSummary),
-        })),
-        filter: filter || null,
-      };
+      return publicJson.toolListing(tools, filter);
     },
   );
 
@@ -101,6 +94,8 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
           argsJson: jsonBytes(args),
           kwargsJson: jsonBytes(kwargs),
           dryRun,
+          // Minted here, so the client's retry on another catalog replica repeats this call, not a new one.
+          runId: newRunId(),
         },
         { caller, deadlineMs: CALL_DEADLINE_MS },
       );
