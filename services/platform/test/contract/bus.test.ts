@@ -5,6 +5,7 @@ import { describeBusContract } from './bus.contract';
 import { HANDLED } from './children/signals';
 import { killHard, spawnUntilLine } from './support/child';
 import { describeWithEnv, testLogger } from './support/real-backends';
+import { waitUntil } from './support/wait';
 
 jest.setTimeout(60_000);
 
@@ -31,6 +32,32 @@ describeBusContract('in-memory', async () => {
     },
     close: () => bus.close(),
   };
+});
+
+describe('in-memory retention', () => {
+  it('drops what every group has handled: a group joining later from the beginning starts after it', async () => {
+    const bus = new InMemoryBus(new InMemoryBusLog(), { logger: testLogger, backoff: quickRetries });
+    const handled: string[] = [];
+    await bus.subscribeBatches({ topic: 'settlements', group: 'billing' }, async (messages) => {
+      handled.push(...messages.map((message) => message.value.toString()));
+    });
+    const values = Array.from({ length: 2_500 }, (_, index) => `m${index}`);
+    await bus.publish(
+      'settlements',
+      values.map((value) => ({ key: 'ws', value: Buffer.from(value) })),
+    );
+    await waitUntil(() => handled.length === values.length);
+
+    const late: string[] = [];
+    await bus.subscribe({ topic: 'settlements', group: 'audit' }, async (message) => {
+      late.push(message.value.toString());
+    });
+    await waitUntil(() => late.at(-1) === values.at(-1));
+    await bus.close();
+    expect(handled).toEqual(values);
+    expect(late.length).toBeLessThan(values.length);
+    expect(late).toEqual(values.slice(values.length - late.length));
+  });
 });
 
 describeWithEnv('Kafka', ['RDE_KAFKA_BROKERS'], ({ RDE_KAFKA_BROKERS }) => {

@@ -15,15 +15,27 @@ import { defaultRetryBackoff, handleUntilDone, type RetryBackoff } from '../hand
 const PARTITION = 0;
 /** The most messages one batch handler call gets (Kafka's is bounded by bytes per partition). */
 const MAX_BATCH = 500;
+/** How many messages every group has handled before they are dropped together. */
+const RETENTION_STEP = 1_000;
 
-/** One topic's messages and each consumer group's committed offset (the next offset it will handle). */
+/**
+ * One topic's retained messages and each consumer group's committed offset (the next offset it will
+ * handle). What every group has committed is dropped, as Kafka's retention would drop it, so a
+ * long-running all-in-one does not keep every message it ever published.
+ */
 class TopicLog {
-  readonly messages: DeliveredMessage[] = [];
+  private messages: DeliveredMessage[] = [];
+  /** The offset of `messages[0]`. */
+  private base = 0;
   private readonly committed = new Map<string, number>();
   private readonly activeGroups = new Set<string>();
   private waiters: Array<() => void> = [];
 
   constructor(readonly name: string) {}
+
+  private get end(): number {
+    return this.base + this.messages.length;
+  }
 
   append(messages: BusMessage[]): void {
     for (const message of messages) {
@@ -31,12 +43,17 @@ class TopicLog {
         ...copyMessage(message),
         topic: this.name,
         partition: PARTITION,
-        offset: String(this.messages.length),
+        offset: String(this.end),
       });
     }
     const waiters = this.waiters;
     this.waiters = [];
     for (const wake of waiters) wake();
+  }
+
+  /** Up to `size` messages from `offset`, which a group's committed offset keeps retained. */
+  read(offset: number, size: number): DeliveredMessage[] {
+    return this.messages.slice(offset - this.base, offset - this.base + size);
   }
 
   /** Resolves on the next append, or when `signal` aborts. */
@@ -51,13 +68,13 @@ class TopicLog {
     });
   }
 
-  /** Claims the group's single consumer slot and returns where it resumes. */
+  /** Claims the group's single consumer slot and returns where it resumes (the earliest retained). */
   join(group: string, fromBeginning: boolean): number {
     if (this.activeGroups.has(group)) {
       throw new Error(`group ${group} already has a consumer of ${this.name} in this process`);
     }
     this.activeGroups.add(group);
-    return getOrCreate(this.committed, group, () => (fromBeginning ? 0 : this.messages.length));
+    return getOrCreate(this.committed, group, () => (fromBeginning ? this.base : this.end));
   }
 
   leave(group: string): void {
@@ -66,6 +83,12 @@ class TopicLog {
 
   commit(group: string, nextOffset: number): void {
     this.committed.set(group, nextOffset);
+    const handledByAll = Math.min(...this.committed.values());
+    // Dropped in steps, so the array is not shifted on every commit.
+    if (handledByAll - this.base >= RETENTION_STEP) {
+      this.messages = this.messages.slice(handledByAll - this.base);
+      this.base = handledByAll;
+    }
   }
 }
 
@@ -160,7 +183,7 @@ class InMemorySubscription implements Subscription {
   private async run(start: number): Promise<void> {
     const { signal } = this.stopping;
     for (let offset = start; !signal.aborted;) {
-      const batch = this.topic.messages.slice(offset, offset + this.batches.size);
+      const batch = this.topic.read(offset, this.batches.size);
       if (batch.length === 0) {
         await this.topic.nextAppend(signal);
         continue;
