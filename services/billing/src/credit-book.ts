@@ -1,5 +1,5 @@
-import { errors, type Clock, type Logger } from '@rde/platform';
-import { capRefusal, capTags } from './domain/caps';
+import { errors, type Clock, type ErrorBody, type Logger } from '@rde/platform';
+import { capTags, fitUnderCaps } from './domain/caps';
 import { insufficientCreditsBody } from './domain/holds';
 import { FREE_GRANT, freeGrantEntry } from './domain/ledger';
 import {
@@ -18,7 +18,16 @@ export type HoldRequest = Omit<NewHold, 'createdAt' | 'expiresAt'> & {
   ttlMs: number;
   userId: string;
   sessionId: string;
+  /** Work priced per unit: a spending cap may trim the hold to whole units (0 = all or nothing). */
+  unit?: number;
 };
+
+/** A standing hold: the account after it, what it holds, and the cap refusal that trimmed it. */
+export interface Reservation {
+  account: AccountDocument;
+  held: number;
+  trimmedBy?: ErrorBody;
+}
 
 /** Compare-and-set rounds before giving up; the settlement is then retried by the bus with backoff. */
 const MAX_ROUNDS = 50;
@@ -62,19 +71,23 @@ export class CreditBook {
    * (decision 0020); a retry with the same hold id answers the standing hold. Checked on a read
    * and written with a guard that fails if anything the check relied on changed, then re-read.
    */
-  reserve(workspaceId: string, request: HoldRequest): Promise<AccountDocument> {
+  reserve(workspaceId: string, request: HoldRequest): Promise<Reservation> {
     return untilSettled(`reserve of hold ${request.id}`, async () => {
       const account = await this.account(workspaceId);
-      if (ownEntry(account.holds, request.id)) return account;
+      const standing = ownEntry(account.holds, request.id);
+      if (standing) return { account, held: standing.amount };
       const now = this.clock.now();
       const tags = capTags(account, request.userId, request.sessionId, now);
-      const refusal = capRefusal(account, tags, request.amount, now);
-      if (refusal) throw errors.paymentRequired(refusal);
-      if (account.available < request.amount) {
-        throw errors.paymentRequired(insufficientCreditsBody(request.amount, account.available));
+      const fit = fitUnderCaps(account, tags, request.amount, request.unit ?? 0, now);
+      if ('refusal' in fit) throw errors.paymentRequired(fit.refusal);
+      if (account.available < fit.amount) {
+        throw errors.paymentRequired(insufficientCreditsBody(fit.amount, account.available));
       }
-      const hold = { ...request, createdAt: now, expiresAt: now + request.ttlMs };
-      return (await this.accounts.reserve(workspaceId, hold, tags, capGuard(account, tags))) ?? undefined;
+      const hold = { ...request, amount: fit.amount, createdAt: now, expiresAt: now + request.ttlMs };
+      const after = await this.accounts.reserve(workspaceId, hold, tags, capGuard(account, tags));
+      return after
+        ? { account: after, held: fit.amount, ...(fit.trimmedBy && { trimmedBy: fit.trimmedBy }) }
+        : undefined;
     });
   }
 

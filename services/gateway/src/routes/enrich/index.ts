@@ -112,6 +112,7 @@ function metaOf(meta: waterfall.EnrichMeta) {
       : undefined,
     would_charge_credits: credits(meta.wouldChargeCredits),
     would_call: meta.wouldCall || undefined,
+    warnings: meta.warningsJson.length > 0 ? (JSON.parse(meta.warningsJson.toString('utf8')) as object[]) : undefined,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }

@@ -1,5 +1,5 @@
 import { jsonObject, pathParam } from '../../contract';
-import { credits, runMeteringProperties } from '../waterfall-meta';
+import { credits, runMeteringProperties, warnings } from '../waterfall-meta';
 
 /**
  * JSON schemas of the enrichment waterfall routes. The gateway checks the envelope (rows are 1 to
@@ -73,6 +73,7 @@ const meta = {
     },
     would_charge_credits: credits,
     would_call: { type: 'string' },
+    warnings,
   },
 } as const;
 

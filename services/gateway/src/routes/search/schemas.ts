@@ -5,7 +5,7 @@
  */
 
 import { jsonObject, pathParam, sessionId } from '../../contract';
-import { credits, runMeteringProperties } from '../waterfall-meta';
+import { credits, runMeteringProperties, warnings } from '../waterfall-meta';
 
 const anyObject = jsonObject();
 
@@ -121,15 +121,7 @@ const meta = {
     ...runMeteringProperties,
     would_charge_credits: credits,
     ignored_query_keys: { type: 'array', items: { type: 'string' } },
-    warnings: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { code: { type: 'string' } },
-        required: ['code'],
-        additionalProperties: true,
-      },
-    },
+    warnings,
   },
 } as const;
 

@@ -76,6 +76,7 @@ export function buildEnrichment(deps: {
     clock,
     logger: ctx.logger,
     holdTtlMs: config.RDE_WATERFALL_HOLD_TTL_MS,
+    replayWindowMs: config.RDE_ENRICH_REPLAY_WINDOW_MS,
     detachMs: config.RDE_ENRICH_DETACH_MS,
     sleep,
     publishRun: (runId) => publish(stores.runs.collection, runId),
