@@ -11,9 +11,10 @@ const REPLAY_WINDOW_MS = 1_500;
 /**
  * Enrichment waterfalls rule 9 (a spending cap leaves rows out, `skip` / `spending_cap_reached`,
  * with one warning) and rule 7's second half (after the replay window a batch bills as a fresh
- * run), through the gateway: body, ledger and sandbox counters.
+ * run), and the four waterfalls in the tool catalog (spec "Tools"), through the gateway: body,
+ * ledger and sandbox counters.
  */
-describe(`enrichment waterfalls and spending caps (${mode})`, () => {
+describe(`enrichment waterfalls: spending caps, the replay window, the waterfalls as tools (${mode})`, () => {
   let rde: RunningRde;
   const { person, callsDuring, settled, charges, datasetRows } = enrichmentSupport(() => rde);
 
@@ -128,6 +129,46 @@ describe(`enrichment waterfalls and spending caps (${mode})`, () => {
     // The owner's own calls are not under the member's cap.
     const own = await api(rde, 'POST', '/enrich/personal_email', { key: owner, body: { rows: rows.slice(0, 1) } });
     expect(own.body._meta.warnings).toBeUndefined();
+  });
+
+  const CAPABILITIES = ['email_enrichment', 'personal_email', 'linkedin_profile', 'phone_enrichment'];
+
+  test('GET /tools lists the four enrichment waterfalls with the chains they walk; GET /tools/{waterfall} prices each step', async () => {
+    const { owner } = await newTeam(rde, 'enrich-tools');
+    const { result, calls } = await callsDuring(async () => {
+      const listed = await api(rde, 'GET', '/tools?filter=enrich', { key: owner });
+      const described = await Promise.all(
+        CAPABILITIES.map((name) => api(rde, 'GET', `/tools/${name}`, { key: owner })),
+      );
+      // What the waterfall service will walk: the chain of a dry run (free, calls nobody).
+      const walked = await Promise.all(
+        CAPABILITIES.map((name) =>
+          api(rde, 'POST', `/tools/${name}`, { key: owner, body: { payload: { name: 'Ada' }, dry_run: true } }),
+        ),
+      );
+      return { listed, described, walked };
+    });
+    expect(calls).toEqual({});
+    expect(result.listed.status).toBe(200);
+    const waterfalls = (result.listed.body.results as { name: string; kind: string; chain: string[] }[]).filter(
+      (tool) => tool.kind === 'waterfall',
+    );
+    expect(waterfalls.map((tool) => tool.name).sort()).toEqual([...CAPABILITIES].sort());
+    expect(result.listed.body.count).toBe(result.listed.body.results.length);
+    for (const [i, name] of CAPABILITIES.entries()) {
+      const chain = result.walked[i]!.body.chain as string[];
+      expect(waterfalls.find((tool) => tool.name === name)).toMatchObject({ module: 'enrich', method_count: 0, chain });
+      const detail = result.described[i]!;
+      expect(detail.status).toBe(200);
+      expect(detail.body).toMatchObject({ name, kind: 'waterfall', chain, methods: [] });
+      expect(detail.body.steps.map((step: { step: string }) => step.step)).toEqual(chain);
+      for (const step of detail.body.steps) {
+        const [tool, method] = step.step.split('.');
+        const contract = await api(rde, 'GET', `/tools/${tool}/${method}`, { key: owner });
+        expect(step.cost).toEqual(contract.body.cost);
+      }
+    }
+    expect(await charges(owner)).toEqual([]);
   });
 
   test('rule 7: after the replay window an identical rows batch runs and bills as a fresh run', async () => {
