@@ -112,7 +112,10 @@ export class Settlements {
         holdId: settlement.holdId,
         chargeId: charge.id,
         amount: charge.amount,
+        userId: charge.userId,
+        sessionId: charge.sessionId,
       })),
+      this.clock.now(),
     );
     return drawn && [...recorded, ...drawn];
   }

@@ -55,9 +55,11 @@ describe('credit book crash windows', () => {
   test('drawn on the hold but not yet on the ledger, then the hold expired and was reaped: the replay bills nothing more', async () => {
     await ledger.insertNew([chargeEntry(settlement, charge, clock.now())]);
     expect(
-      await accounts.draw((await accounts.find(workspaceId))!, [
-        { holdId: 'run_crash', chargeId: charge.id, amount: charge.amount },
-      ]),
+      await accounts.draw(
+        (await accounts.find(workspaceId))!,
+        [{ holdId: 'run_crash', chargeId: charge.id, amount: charge.amount, userId: charge.userId, sessionId: '' }],
+        clock.now(),
+      ),
     ).toBeDefined();
     // killed here: the ledger entry has no balance_after yet
     clock.advance(61_000);
@@ -96,9 +98,11 @@ describe('credit book crash windows', () => {
 
   test('drawn on the account but killed before the ledger got the balance after: the replay records it, bills nothing more', async () => {
     await ledger.insertNew([chargeEntry(settlement, charge, clock.now())]);
-    await accounts.draw((await accounts.find(workspaceId))!, [
-      { holdId: 'run_crash', chargeId: charge.id, amount: charge.amount },
-    ]);
+    await accounts.draw(
+      (await accounts.find(workspaceId))!,
+      [{ holdId: 'run_crash', chargeId: charge.id, amount: charge.amount, userId: charge.userId, sessionId: '' }],
+      clock.now(),
+    );
 
     await settlements.apply([settlement]);
     expect(await money()).toEqual({ balance: 96_000, reserved: 0, available: 96_000, open_holds: 0 });

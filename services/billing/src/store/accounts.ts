@@ -1,5 +1,5 @@
 import { DuplicateKeyError, type Collection, type Document } from '@rde/platform';
-import { spendIncrements, type CapFields, type CapTags } from '../domain/caps';
+import { capTags, spendIncrements, type CapFields, type CapTags } from '../domain/caps';
 import { chargeKey, holdRemaining, splitCharge } from '../domain/holds';
 import type { PlanId } from '../domain/plans';
 import type { CapGuard } from './caps';
@@ -52,6 +52,9 @@ export interface Draw {
   holdId: string;
   chargeId: string;
   amount: number;
+  /** Whom the charge is for: what no hold covered counts against their caps. */
+  userId: string;
+  sessionId: string;
 }
 
 export interface NewHold {
@@ -132,16 +135,24 @@ export class AccountStore {
   /**
    * Draws charges in one compare-and-set on the balance and on the drawn amount of each hold they
    * draw on, so the balance after each one, stored with it, is exact. A charge whose hold is gone
-   * (released, expired) is a late charge. Returns what it recorded, or undefined when a guard failed.
+   * (released, expired) is a late charge. What no hold covered (a late charge, or a charge beyond
+   * its hold) is added to the caps' spend in the same write, where the hold's scopes (or the
+   * charge's member and session) would have counted it, so the next Reserve sees it.
+   * Returns what it recorded, or undefined when a guard failed.
    */
-  async draw(account: AccountDocument, draws: Draw[]): Promise<AppliedCharge[] | undefined> {
+  async draw(account: AccountDocument, draws: Draw[], now: number): Promise<AppliedCharge[] | undefined> {
     const filter: Record<string, unknown> = { _id: account._id, balance: account.balance };
     const $set: Record<string, unknown> = {};
     const $inc: Record<string, number> = { reserved: 0, available: 0 };
     const drawnSoFar = new Map<string, number>();
     const recorded: AppliedCharge[] = [];
     let balance = account.balance;
-    for (const { holdId, chargeId, amount } of draws) {
+    const countUncovered = (tags: CapTags, amount: number) => {
+      for (const [path, increment] of Object.entries(spendIncrements(tags, amount))) {
+        $inc[path] = ($inc[path] ?? 0) + increment;
+      }
+    };
+    for (const { holdId, chargeId, amount, userId, sessionId } of draws) {
       balance -= amount;
       const record = { charge_id: chargeId, balance_after: balance };
       recorded.push(record);
@@ -151,6 +162,7 @@ export class AccountStore {
       $set[key] = record;
       if (!hold) {
         $inc.available -= amount;
+        countUncovered(capTags(account, userId, sessionId, now), amount);
         continue;
       }
       const drawn = drawnSoFar.get(holdId) ?? hold.drawn;
@@ -158,6 +170,7 @@ export class AccountStore {
       filter[`holds.${holdId}.drawn`] = hold.drawn;
       $inc.reserved -= fromHold;
       $inc.available -= beyondHold;
+      if (beyondHold > 0) countUncovered(hold.caps ?? capTags(account, userId, sessionId, now), beyondHold);
       $inc[`holds.${holdId}.drawn`] = drawn + amount - hold.drawn;
       drawnSoFar.set(holdId, drawn + amount);
     }
