@@ -84,7 +84,7 @@ export class CreditBook {
         throw errors.paymentRequired(insufficientCreditsBody(fit.amount, account.available));
       }
       const hold = { ...request, amount: fit.amount, createdAt: now, expiresAt: now + request.ttlMs };
-      const after = await this.accounts.reserve(workspaceId, hold, tags, capGuard(account, tags));
+      const after = await this.accounts.reserve(workspaceId, hold, tags, capGuard(account, tags, fit.amount, now));
       return after
         ? { account: after, held: fit.amount, ...(fit.trimmedBy && { trimmedBy: fit.trimmedBy }) }
         : undefined;

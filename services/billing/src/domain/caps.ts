@@ -16,8 +16,6 @@ const DAY_MS = 24 * 60 * 60_000;
 /** The caps and spend counters the account document carries (all absent until first used). */
 export interface CapFields {
   plan_id: PlanId;
-  /** Bumped by every capped Reserve and every cap change: the compare-and-set guard of a capped Reserve. */
-  cap_rev?: number;
   /** Workspace cap, millicredits over the window. */
   workspace_cap?: number;
   /** Default USD cap (cents) of sessions started afterwards. */
@@ -57,11 +55,17 @@ export function memberKey(userId: string): string {
   return Buffer.from(userId, 'utf8').toString('base64url');
 }
 
+/** The days a rolling window counts: the last 30 UTC days up to today, and tomorrow (a replica's clock may run ahead). */
+export function windowDays(now: number): string[] {
+  return Array.from({ length: CAP_WINDOW_DAYS + 1 }, (_, index) =>
+    dayKey(now - (CAP_WINDOW_DAYS - 1 - index) * DAY_MS),
+  );
+}
+
 /** What the rolling window holds of a per-day counter. */
 export function windowSpend(days: Record<string, number> | undefined, now: number): number {
-  const oldest = dayKey(now - (CAP_WINDOW_DAYS - 1) * DAY_MS);
   let total = 0;
-  for (const [day, amount] of Object.entries(days ?? {})) if (day >= oldest) total += amount;
+  for (const day of windowDays(now)) total += days?.[day] ?? 0;
   return total;
 }
 

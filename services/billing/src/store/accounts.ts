@@ -125,7 +125,6 @@ export class AccountStore {
           reserved: hold.amount,
           open_holds: 1,
           ...spendIncrements(tags, hold.amount),
-          ...guard.increments,
         },
         $set: { [path]: record },
       },
