@@ -16,3 +16,4 @@ export * as billingOverview from './gen/rde/billing/v1/overview';
 export * as signin from './gen/rde/auth/v1/signin';
 export * as topics from './topics';
 export * as publicJson from './public-json';
+export * as publicSchemas from './public-schemas';

@@ -3,7 +3,7 @@
 import type { Credits } from './gen/rde/common/v1/common';
 import type { Meta, Method, Tool } from './gen/rde/catalog/v1/catalog';
 import type { Dataset } from './gen/rde/dataset/v1/dataset';
-import type { SearchMeta } from './gen/rde/waterfall/v1/waterfall';
+import type { EnrichMeta, QualifyResponse, SearchMeta } from './gen/rde/waterfall/v1/waterfall';
 
 /** Public JSON shows credits as numbers; the wire carries integer millicredits. Absent stays absent. */
 export function credits(amount: Credits | undefined): number | undefined {
@@ -28,6 +28,16 @@ function costOf(method: Method) {
 
 export function methodSummary(method: Method) {
   return { name: method.name, description: method.description, cost: costOf(method) };
+}
+
+/** GET /tools: the listing, each tool with its methods. */
+export function toolListing(tools: Tool[], filter: string) {
+  return {
+    count: tools.length,
+    tools: tools.map((tool) => tool.name),
+    results: tools.map((tool) => ({ ...toolHeader(tool), methods: tool.methods.map(methodSummary) })),
+    filter: filter || null,
+  };
 }
 
 /** One method's contract: inputs, payload schema, cost, capabilities. */
@@ -66,9 +76,9 @@ export function callMeta(meta: Meta) {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
-/** A people search's `_meta` block with only the fields that apply. */
-export function searchMeta(meta: SearchMeta) {
-  const fields = {
+/** The money and run fields every waterfall run's `_meta` carries (search and enrichment). */
+function runMetering(meta: SearchMeta | EnrichMeta) {
+  return {
     charged: credits(meta.charged),
     credits_charged: credits(meta.creditsCharged),
     balance: credits(meta.balance),
@@ -77,11 +87,53 @@ export function searchMeta(meta: SearchMeta) {
     run_id: meta.runId || undefined,
     dataset_id: meta.datasetId || undefined,
     row_count: meta.rowCount,
+  };
+}
+
+/** A people search's `_meta` block with only the fields that apply. */
+export function searchMeta(meta: SearchMeta) {
+  const fields = {
+    ...runMetering(meta),
     would_charge_credits: credits(meta.wouldChargeCredits),
     ignored_query_keys: meta.ignoredQueryKeys,
     warnings: JSON.parse(Buffer.from(meta.warningsJson).toString('utf8') || '[]') as unknown,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/** An enrichment's `_meta` block with only the fields that apply. */
+export function enrichMeta(meta: EnrichMeta) {
+  const fields = {
+    ...runMetering(meta),
+    status: meta.status || undefined,
+    progress: meta.progress && { done: Number(meta.progress.done), total: Number(meta.progress.total) },
+    poll_after_s: meta.pollAfterS,
+    replayed: meta.replayed,
+    pending_jobs: meta.runId
+      ? meta.pendingJobs.map((job) => ({ provider: job.provider, job_id: job.jobId, fetch: job.fetch }))
+      : undefined,
+    would_charge_credits: credits(meta.wouldChargeCredits),
+    would_call: meta.wouldCall || undefined,
+    // Rule 9's `spending_cap_reached`, when a spending cap left rows out.
+    warnings:
+      meta.warningsJson.length > 0
+        ? (JSON.parse(Buffer.from(meta.warningsJson).toString('utf8')) as unknown)
+        : undefined,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * POST /qualify's answer: the ranked candidates, or with `async` the run handle and `candidates`
+ * as the row count. Scoring is free (decision 0030).
+ */
+export function qualified(answer: QualifyResponse, async: boolean) {
+  const meta = { credits_charged: 0, scored_on: answer.scoredOn, thin_profiles: answer.thinProfiles };
+  if (!async) {
+    return { candidates: JSON.parse(Buffer.from(answer.candidatesJson).toString('utf8')) as object[], _meta: meta };
+  }
+  const run = { run_id: answer.runId, dataset_id: answer.datasetId, status: answer.status };
+  return { ...run, candidates: answer.candidateCount, _meta: { ...meta, ...run } };
 }
 
 /** The public dataset record: times as ISO 8601, absent strings as null. */

@@ -150,11 +150,17 @@ describe(`MCP server (${mode})`, () => {
       expect(tools.map((tool) => tool.name).sort()).toEqual([
         'call_tool_method',
         'describe_tool_method',
+        'email_enrichment',
         'get_balance',
         'get_dataset',
         'get_dataset_rows',
+        'get_enrich_job',
+        'linkedin_profile',
         'list_datasets',
         'list_tools',
+        'personal_email',
+        'phone_enrichment',
+        'qualify_candidates',
         'search_people',
       ]);
       const call = tools.find((tool) => tool.name === 'call_tool_method')!;

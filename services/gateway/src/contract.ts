@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { publicSchemas } from '@rde/proto';
 
 /**
  * The gateway's side of the public contract that every route shares: the limits on what a request
@@ -6,8 +7,6 @@ import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
  * lists them for every route, including routes added later, and the router enforces the same numbers.
  */
 
-/** The longest path parameter (an id, a tool or a method name): the router and every schema use it. */
-export const PATH_PARAM_MAX_LENGTH = 200;
 /** The largest JSON body a route accepts unless it declares its own `bodyLimit`. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** How deeply a JSON body may nest objects and arrays; deeper bodies are refused while parsing. */
@@ -18,34 +17,8 @@ export const INT32_MAX = 2_147_483_647;
 /** A list route's `offset`: bounded so no value past a protobuf int32 reaches a service. */
 export const pageOffset = { type: 'integer', minimum: 0, maximum: INT32_MAX, default: 0 } as const;
 
-/**
- * Any JSON object a client sends as data (a row, a tool payload). A `__proto__` key is refused
- * (see body.ts), so the schema says so; the parser refuses it at every depth.
- */
-export function jsonObject(description?: string) {
-  return {
-    type: 'object',
-    additionalProperties: true,
-    propertyNames: { not: { const: '__proto__' } },
-    ...(description && { description }),
-  } as const;
-}
-
-/**
- * A `ses_` session id, or empty for none. A value that does not match is the spec's 400
- * `invalid_session_id` (errors.ts), not a 422, wherever a `session_id` property uses this schema.
- */
-export const sessionId = {
-  type: 'string',
-  pattern: '^(ses_[A-Za-z0-9_-]+)?$',
-  maxLength: PATH_PARAM_MAX_LENGTH,
-  description: 'a `ses_` id',
-} as const;
-
-/** A path parameter schema bounded by the router's limit. */
-export function pathParam(extra: Record<string, unknown> = {}) {
-  return { type: 'string', minLength: 1, maxLength: PATH_PARAM_MAX_LENGTH, ...extra } as const;
-}
+/** The request schemas' building blocks, shared with the mcp service's tools (decision 0037). */
+export const { PATH_PARAM_MAX_LENGTH, jsonObject, sessionId, pathParam } = publicSchemas;
 
 /** The spec's error body: `detail` is a message, the validation list, or a structured reason. */
 export const errorBody = {

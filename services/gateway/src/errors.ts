@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RdeError, type ValidationIssue } from '@rde/platform';
+import { RdeError } from '@rde/platform';
+import { publicSchemas } from '@rde/proto';
 import { PATH_PARAM_MAX_LENGTH } from './contract';
 import type { AllowedMethods } from './methods';
 
@@ -26,8 +27,8 @@ export function registerErrorHandling(app: FastifyInstance, allowedMethods: Allo
   app.setErrorHandler((error: FastifyError | RdeError, request, reply) => {
     if (error instanceof RdeError) return reply.code(error.httpStatus).send(error.body);
     if (error.validation) {
-      if (error.validation.some(isSessionIdPattern)) return reply.code(400).send(INVALID_SESSION_ID);
-      return reply.code(422).send({ detail: error.validation.map((issue) => toIssue(error, issue)) });
+      const refusal = publicSchemas.validationRefusal(locationName(error.validationContext), error.validation);
+      return reply.code(refusal.status).send(refusal.body);
     }
     if (error.statusCode && error.statusCode < 500) {
       return reply.code(error.statusCode).send({ detail: error.message });
@@ -37,41 +38,8 @@ export function registerErrorHandling(app: FastifyInstance, allowedMethods: Allo
   });
 }
 
-type AjvIssue = NonNullable<FastifyError['validation']>[number];
-
-/** The spec's 400 for a session id that is not a `ses_` id (the same body the services send). */
-const INVALID_SESSION_ID = { detail: { reason: 'invalid_session_id', message: 'session_id must be a ses_ id' } };
-
-/** A body or query `session_id`, or the `{sid}` path parameter of the /session/* routes. */
-const SESSION_ID_FIELDS = new Set(['session_id', 'sid']);
-
-function isSessionIdPattern(issue: AjvIssue): boolean {
-  return issue.keyword === 'pattern' && SESSION_ID_FIELDS.has(issue.instancePath.split('/').pop() ?? '');
-}
-
-/** An ajv error as the spec's validation item: where (`loc`), what (`msg`) and its kind (`type`). */
-function toIssue(error: FastifyError, issue: AjvIssue): ValidationIssue {
-  const where = locationName(error.validationContext);
-  const path = issue.instancePath.split('/').filter(Boolean).map(pathPart);
-  const params = issue.params as Record<string, unknown>;
-  if (issue.keyword === 'required') path.push(String(params.missingProperty));
-  if (issue.keyword === 'additionalProperties') path.push(String(params.additionalProperty));
-  return { loc: [where, ...path], msg: issue.message ?? 'invalid', type: issueType(issue.keyword, params) };
-}
-
 function locationName(context: string | undefined): string {
   return context === 'querystring' ? 'query' : (context ?? 'body');
-}
-
-function pathPart(part: string): string | number {
-  return /^\d+$/.test(part) ? Number(part) : part;
-}
-
-function issueType(keyword: string, params: Record<string, unknown>): string {
-  if (keyword === 'required') return 'missing';
-  if (keyword === 'additionalProperties') return 'extra_forbidden';
-  if (keyword === 'type') return `${String(params.type)}_type`;
-  return keyword;
 }
 
 /**

@@ -2,6 +2,7 @@ import Ajv, { type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import fastUri from 'fast-uri';
 import type { FastifyInstance } from 'fastify';
+import { publicSchemas } from '@rde/proto';
 
 /**
  * Request validation. Query strings and path parameters arrive as text, so their numbers and
@@ -10,22 +11,14 @@ import type { FastifyInstance } from 'fastify';
  * (bodies are bounded by the body limit) and unknown keys are never dropped silently.
  */
 export function registerValidation(app: FastifyInstance): void {
-  const body = validator({ coerceTypes: false });
-  const textual = validator({ coerceTypes: 'array' });
+  const body = validator(publicSchemas.BODY_VALIDATION);
+  const textual = validator({ ...publicSchemas.BODY_VALIDATION, coerceTypes: 'array' });
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body : textual).compile(schema));
 }
 
-function validator(options: Pick<Options, 'coerceTypes'>): Ajv {
-  const ajv = new Ajv({
-    ...options,
-    allErrors: true,
-    useDefaults: true,
-    removeAdditional: false,
-    uriResolver: fastUri,
-    addUsedSchema: false,
-    // Route schemas carry OpenAPI annotations (example, description on refs) that strict mode refuses.
-    strict: false,
-  });
+/** The body options are shared with the mcp service, which validates tool arguments the same way. */
+function validator(options: Options): Ajv {
+  const ajv = new Ajv({ ...options, uriResolver: fastUri, addUsedSchema: false });
   addFormats(ajv);
   return ajv;
 }

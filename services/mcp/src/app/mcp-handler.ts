@@ -1,25 +1,43 @@
 import { RdeError, type Caller } from '@rde/platform';
 import {
   createMcpHandler,
-  fromJsonSchema,
   isLegacyRequest,
-  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
   type CallToolResult,
-  type JsonSchemaType,
+  type ListToolsResult,
   type McpHttpHandler,
+  type Tool,
 } from '@modelcontextprotocol/server';
 import type { ToolClients } from '../clients';
-import { MCP_TOOLS, type McpTool } from './tool-catalog';
+import { argumentCheck } from './arguments';
+import { MCP_TOOLS } from './tools';
 
 const SERVER_INFO = { name: 'rde', version: '2.0.0' };
 
-/** Input schemas are compiled once: the per-request factory only registers them on a fresh server. */
-const COMPILED = MCP_TOOLS.map((tool) => ({
-  tool,
-  inputSchema: fromJsonSchema<Record<string, unknown>>(tool.inputSchema as JsonSchemaType),
-}));
+type Arguments = Record<string, unknown>;
+
+/**
+ * The catalog, built once at module scope: each tool with its argument check compiled, and the
+ * `tools/list` answer (each schema exactly the REST route's, decision 0037). The per-request factory
+ * only binds two handlers to a fresh low-level `Server`: registering every tool on an `McpServer`
+ * per request cost more than the rest of the exchange (decision 0038).
+ */
+const TOOLS = new Map(
+  MCP_TOOLS.map((tool) => [tool.name, { tool, check: argumentCheck(tool.inputSchema, tool.refuse) }]),
+);
+const LISTED: ListToolsResult = {
+  tools: MCP_TOOLS.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    annotations: { readOnlyHint: !tool.spends, openWorldHint: tool.spends },
+  })),
+};
 
 /** The caller the gateway resolved, carried through the SDK as pass-through auth info. */
 export function authInfoOf(caller: Caller): AuthInfo {
@@ -27,23 +45,24 @@ export function authInfoOf(caller: Caller): AuthInfo {
 }
 
 /**
- * Builds the stateless MCP server for one request: a new McpServer bound to the caller, with the
- * module-scope tool catalog. Cheap by design (measured in test/bench/mcp.bench.ts).
+ * Builds the stateless MCP server for one request, bound to the caller. Cheap by design (measured
+ * in test/bench/mcp.bench.ts). An unknown tool is a JSON-RPC invalid-params error, as the SDK's
+ * `McpServer` answers it; a refusal of the arguments or by a service is a tool error.
  */
-export function mcpServerFor(clients: ToolClients, caller: Caller): McpServer {
-  const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
-  for (const { tool, inputSchema } of COMPILED) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema,
-        annotations: { readOnlyHint: !tool.spends, openWorldHint: tool.spends },
-      },
-      (args) => runTool(tool, clients, caller, args),
-    );
-  }
+export function mcpServerFor(clients: ToolClients, caller: Caller): Server {
+  // The tool list never changes while a client is connected, and there is no stream to announce it on.
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } } });
+  server.setRequestHandler('tools/list', () => LISTED);
+  server.setRequestHandler('tools/call', async ({ params }) => {
+    const entry = TOOLS.get(params.name);
+    if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
+    const args = params.arguments ?? {};
+    const result = await runTool(() => {
+      entry.check(args);
+      return entry.tool.run(clients, caller, args);
+    });
+    return server.projectCallToolResult(result, undefined);
+  });
   return server;
 }
 
@@ -82,15 +101,10 @@ export function createEndpoint(clients: ToolClients): McpEndpoint {
   };
 }
 
-/** A service refusal becomes an MCP tool error whose content is the spec's error body for that status. */
-async function runTool(
-  tool: McpTool,
-  clients: ToolClients,
-  caller: Caller,
-  args: Record<string, unknown>,
-): Promise<CallToolResult> {
+/** A refusal (of the arguments or by a service) becomes an MCP tool error: the spec's error body and its status. */
+async function runTool(run: () => Promise<Arguments>): Promise<CallToolResult> {
   try {
-    const result = await tool.run(clients, caller, args);
+    const result = await run();
     // The REST body, `_meta` included, is the structured result; `_meta` also rides on the MCP result.
     const meta = result._meta as Record<string, unknown> | undefined;
     return {

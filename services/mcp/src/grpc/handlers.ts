@@ -7,14 +7,16 @@ export function mcpHandlers(endpoint: McpEndpoint): Handlers<typeof mcp.McpServi
   return {
     async serve(request, context) {
       const caller = callerOf(context);
-      const body = Buffer.from(request.body);
+      const parsedBody = parsedJson(request.body);
+      // The SDK reads the parsed body; the raw bytes ride along only for it to answer a parse error.
+      const rawBody = request.method === 'POST' && parsedBody === undefined ? Buffer.from(request.body) : undefined;
       const response = await endpoint.serve(
         new Request(request.url, {
           method: request.method,
           headers: request.headers.map(({ name, value }) => [name, value] as [string, string]),
-          body: request.method === 'POST' ? body : undefined,
+          body: rawBody,
         }),
-        parsedJson(body),
+        parsedBody,
         caller,
       );
       return {
@@ -27,9 +29,9 @@ export function mcpHandlers(endpoint: McpEndpoint): Handlers<typeof mcp.McpServi
 }
 
 /** The gateway validated the body as JSON; anything else is left for the SDK to answer as a parse error. */
-function parsedJson(body: Buffer): unknown {
+function parsedJson(body: Uint8Array): unknown {
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
   } catch {
     return undefined;
   }

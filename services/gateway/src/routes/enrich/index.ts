@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Caller } from '@rde/platform';
-import type { waterfall } from '@rde/proto';
+import { publicJson, publicSchemas } from '@rde/proto';
 import { errorResponses } from '../../contract';
-import { credits } from '../../credits';
 import type { GatewayDependencies } from '../../dependencies';
 import {
   capabilityParams,
@@ -45,7 +44,7 @@ export async function enrichRoutes(app: FastifyInstance, deps: GatewayDependenci
       },
       { caller, deadlineMs: ENRICH_DEADLINE_MS },
     );
-    return { ...(JSON.parse(resultJson.toString('utf8')) as object), _meta: metaOf(meta!) };
+    return { ...(JSON.parse(resultJson.toString('utf8')) as object), _meta: publicJson.enrichMeta(meta!) };
   };
 
   app.post<{ Params: { capability: string }; Body: EnrichBody }>(
@@ -75,7 +74,7 @@ export async function enrichRoutes(app: FastifyInstance, deps: GatewayDependenci
 
   // The `resume` of a `still_enriching` step: {tool: "enrich_jobs", method: <provider>, id_arg: "job_id"}.
   app.post<{ Params: { provider: string }; Body: { payload: { job_id: string } } }>(
-    '/tools/enrich_jobs/:provider',
+    `/tools/${publicSchemas.RESUME_TOOL}/:provider`,
     {
       schema: {
         tags: ['tools', ...tags],
@@ -90,29 +89,4 @@ export async function enrichRoutes(app: FastifyInstance, deps: GatewayDependenci
 
 function jsonBytes(value: unknown): Buffer {
   return value === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(value));
-}
-
-/** The `_meta` block with only the fields that apply. */
-function metaOf(meta: waterfall.EnrichMeta) {
-  const fields = {
-    charged: credits(meta.charged),
-    credits_charged: credits(meta.creditsCharged),
-    balance: credits(meta.balance),
-    reserved: credits(meta.reserved),
-    settled: meta.settled,
-    run_id: meta.runId || undefined,
-    dataset_id: meta.datasetId || undefined,
-    row_count: meta.rowCount,
-    status: meta.status || undefined,
-    progress: meta.progress && { done: Number(meta.progress.done), total: Number(meta.progress.total) },
-    poll_after_s: meta.pollAfterS,
-    replayed: meta.replayed,
-    pending_jobs: meta.runId
-      ? meta.pendingJobs.map((job) => ({ provider: job.provider, job_id: job.jobId, fetch: job.fetch }))
-      : undefined,
-    would_charge_credits: credits(meta.wouldChargeCredits),
-    would_call: meta.wouldCall || undefined,
-    warnings: meta.warningsJson.length > 0 ? (JSON.parse(meta.warningsJson.toString('utf8')) as object[]) : undefined,
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }

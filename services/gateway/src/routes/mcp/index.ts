@@ -7,8 +7,8 @@ import { badRequest, jsonRpcBody, jsonRpcResponse, methodNotAllowed } from './sc
 const tags = ['mcp'];
 export const MCP_PATH = '/api/v2/mcp';
 export const PROTECTED_RESOURCE_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
-/** A paid tools/call waits for a vendor: the REST call route's deadline. */
-const CALL_DEADLINE_MS = 60_000;
+/** A tools/call may walk a provider chain (a search, an enrichment): the REST waterfall routes' deadline. */
+const CALL_DEADLINE_MS = 90_000;
 /** Request headers the MCP transport reads; everything else (authorization, cookies) stays here. */
 const FORWARDED = /^(accept|content-type|mcp-.*|last-event-id)$/;
 

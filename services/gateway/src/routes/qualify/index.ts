@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { httpError } from '@rde/platform';
+import { publicJson, publicSchemas } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import { qualifiedSchema, qualifyBody } from './schemas';
@@ -25,7 +26,10 @@ export async function qualifyRoutes(app: FastifyInstance, deps: GatewayDependenc
     },
     async (request) => {
       const { body, caller, validationError } = request;
-      if (validationError) throw specRefusal(validationError) ?? validationError;
+      if (validationError) {
+        const refusal = publicSchemas.qualifyRefusal(validationError.validation ?? []);
+        throw refusal ? httpError(refusal.status, refusal.body) : validationError;
+      }
       const answer = await deps.clients.waterfall.qualify(
         {
           jobSpec: body.job_spec,
@@ -36,34 +40,7 @@ export async function qualifyRoutes(app: FastifyInstance, deps: GatewayDependenc
         },
         { caller },
       );
-      const meta = { credits_charged: 0, scored_on: answer.scoredOn, thin_profiles: answer.thinProfiles };
-      if (!body.async) {
-        return { candidates: JSON.parse(Buffer.from(answer.candidatesJson).toString('utf8')) as object[], _meta: meta };
-      }
-      const run = { run_id: answer.runId, dataset_id: answer.datasetId, status: answer.status };
-      return { ...run, candidates: answer.candidateCount, _meta: { ...meta, ...run } };
+      return publicJson.qualified(answer, body.async);
     },
   );
-}
-
-type Issue = NonNullable<FastifyError['validation']>[number];
-
-/**
- * The spec's own 422 bodies (Errors table) for the two shapes it names, ahead of the generic
- * validation list: `bad_candidates` with every position that is not an object, then `bad_min_score`.
- */
-function specRefusal(error: { validation?: Issue[] }) {
-  const issues = error.validation ?? [];
-  const rows = issues.flatMap(({ instancePath, keyword }) => {
-    const position = /^\/candidates\/(\d+)$/.exec(instancePath ?? '');
-    return position && keyword === 'type' ? [Number(position[1])] : [];
-  });
-  if (rows.length > 0) {
-    const message = 'every candidate must be an object (a search or profile row)';
-    return httpError(422, { detail: { error: 'bad_candidates', rows, message } });
-  }
-  if (issues.some(({ instancePath }) => instancePath === '/min_score')) {
-    return httpError(422, { detail: { error: 'bad_min_score', message: 'min_score must be a number from 0 to 10' } });
-  }
-  return undefined;
 }

@@ -36,15 +36,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
     async (request) => {
       const filter = request.query.filter ?? '';
       const { tools } = await catalogClient.listTools({ filter }, { caller: request.caller });
-      return {
-        count: tools.length,
-        tools: tools.map((tool) => tool.name),
-        results: tools.map((tool) => ({
-          ...publicJson.toolHeader(tool),
-          methods: tool.methods.map(publicJson.methodSummary),
-        })),
-        filter: filter || null,
-      };
+      return publicJson.toolListing(tools, filter);
     },
   );
 

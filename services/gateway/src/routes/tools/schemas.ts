@@ -1,6 +1,7 @@
 /** JSON schemas of the tools routes: they validate requests (422 on failure) and feed /openapi.json. */
 
-import { jsonObject, pathParam } from '../../contract';
+import { publicSchemas } from '@rde/proto';
+import { pathParam } from '../../contract';
 
 const anyObject = { type: 'object', additionalProperties: true } as const;
 
@@ -123,14 +124,8 @@ export const toolParams = {
   required: ['tool'],
 } as const;
 
-export const methodParams = {
-  type: 'object',
-  properties: {
-    tool: pathParam(),
-    method: pathParam(),
-  },
-  required: ['tool', 'method'],
-} as const;
+/** The call route's path and body are the shared public contract (decision 0037): the MCP call tool's too. */
+export const { methodParams, callBody } = publicSchemas;
 
 /**
  * The same parameters with a real method as the example, for reading its contract. A call's body
@@ -143,18 +138,6 @@ export const contractParams = {
     tool: pathParam({ examples: ['pplgraph'] }),
     method: pathParam({ examples: ['search'] }),
   },
-} as const;
-
-export const callBody = {
-  type: 'object',
-  properties: {
-    payload: jsonObject("the method's parameters by name"),
-    args: { type: 'array', description: 'positional parameters, in the order of the contract inputs' },
-    kwargs: jsonObject('parameters by name'),
-    dry_run: { type: 'boolean', description: 'price and resolve the call without charging or calling the provider' },
-    session_id: { type: 'string', maxLength: 200, description: 'the `ses_` session the spend accrues to' },
-  },
-  additionalProperties: false,
 } as const;
 
 const credits = { type: 'number', description: 'credits' } as const;

@@ -1,0 +1,8 @@
+// The public request contract as JSON Schema: the gateway's REST routes validate with these, and
+// the mcp service's tools advertise and validate their arguments with the same (decision 0037).
+export * from './common';
+export * from './enrich';
+export * from './qualify';
+export * from './refusals';
+export * from './search';
+export * from './tools';
