@@ -1,4 +1,7 @@
+import { InMemoryDocumentStore, type Collection } from '@rde/platform';
 import { dayKey, fitUnderCaps, memberKey, type CapFields } from '../src/domain/caps';
+import { AccountStore, type AccountDocument } from '../src/store/accounts';
+import { capGuard } from '../src/store/caps';
 
 /** Decision 0020 and enrichment rule 9: what a Reserve may hold under the caps. */
 describe('fitUnderCaps', () => {
@@ -36,5 +39,39 @@ describe('fitUnderCaps', () => {
     const session = account({ sessions: { ses_1: { cap_cents: 1, spent: 0, ended: false } } });
     const fit = fitUnderCaps(session, { ...tags, session: 'ses_1' }, 4_000, 1_000, now);
     expect(fit).toMatchObject({ refusal: { reason: 'session_limit' } });
+  });
+});
+
+/** Decision 0020: the cap check folded into the hold's guarded write, raced from one read. */
+describe('capGuard', () => {
+  const now = Date.UTC(2026, 10, 26, 12);
+  const tags = { day: dayKey(now) };
+  let collection: Collection<AccountDocument>;
+  let accounts: AccountStore;
+
+  beforeEach(async () => {
+    collection = new InMemoryDocumentStore().collection<AccountDocument>('accounts');
+    accounts = new AccountStore(collection);
+    await accounts.open('ws_cap', 100_000, now);
+  });
+
+  /** Two Reserves that checked the cap on the same read, written one after the other. */
+  async function raceFromOneRead(cap: number, amount: number) {
+    // 3 credits spent in the window: 1 today, 2 yesterday.
+    const spend = { [tags.day]: 1_000, [dayKey(now - 86_400_000)]: 2_000 };
+    await collection.updateOne({ _id: 'ws_cap' }, { $set: { workspace_cap: cap, spend } });
+    const read = (await accounts.find('ws_cap'))!;
+    const hold = (id: string) => ({ id, amount, expiresAt: now + 1, runId: id, description: '', createdAt: now });
+    const first = await accounts.reserve('ws_cap', hold('run_a'), tags, capGuard(read, tags, amount, now));
+    const second = await accounts.reserve('ws_cap', hold('run_b'), tags, capGuard(read, tags, amount, now));
+    return { first: first !== null, second: second !== null };
+  }
+
+  test('concurrent Reserves that fit together do not fail each other', async () => {
+    expect(await raceFromOneRead(10_000, 3_500)).toEqual({ first: true, second: true });
+  });
+
+  test('of two that would cross the cap together, the second write fails (then re-reads and is refused)', async () => {
+    expect(await raceFromOneRead(10_000, 4_000)).toEqual({ first: true, second: false });
   });
 });
