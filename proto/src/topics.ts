@@ -5,3 +5,6 @@
 
 /** `rde.billing.v1.Settlement`: paid work's charges and hold releases, for billing to apply. */
 export const SETTLEMENTS = 'billing.settlements';
+
+/** `rde.waterfall.v1.EnrichRunChunk`: the chunks of a dataset enrichment run, for any waterfall replica to work. */
+export const ENRICH_RUN_CHUNKS = 'waterfall.enrich-run-chunks';

@@ -130,18 +130,23 @@ const RDE_MODULES = ['gateway', 'auth', 'billing', 'catalog', 'dataset', 'waterf
 
 /**
  * CPU seconds the RDE processes have used so far (user + system, from /proc): a figure that, unlike
- * calls per second, does not depend on what else the machine runs. In all-in-one mode the one
- * process includes the sandbox vendor; in distributed mode the sandbox's process is left out.
+ * calls per second, does not depend on what else the machine runs. Every replica counts. The
+ * sandbox's own process is left out (distributed, or all-in-one started with `vendorsApart`); an
+ * all-in-one process that hosts the sandbox counts it. `modules` narrows it to the processes a
+ * request goes through, leaving out the others' idle work.
  */
-export function rdeCpuSeconds(rde: RunningRde): number {
-  const pids = new Set(RDE_MODULES.map((module) => rde.processOf(module).pid));
-  let ticks = 0;
-  for (const pid of pids) {
-    // Fields 14 and 15 (utime, stime) follow the command name, which ends with the last ')'.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').pop()!.trim().split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks / CLOCK_TICKS_PER_SECOND;
+export function rdeCpuSeconds(rde: RunningRde, modules: readonly string[] = RDE_MODULES): number {
+  const pids = new Set(modules.flatMap((module) => rde.replicasOf(module).map((name) => rde.processOf(name).pid)));
+  let seconds = 0;
+  for (const pid of pids) seconds += processCpuSeconds(pid!);
+  return seconds;
+}
+
+/** CPU seconds (user + system) process `pid` has used so far, from /proc. */
+export function processCpuSeconds(pid: number): number {
+  // Fields 14 and 15 (utime, stime) follow the command name, which ends with the last ')'.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').pop()!.trim().split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** Linux's USER_HZ, the unit of /proc's CPU times. */
@@ -156,15 +161,33 @@ async function autocannonRun(options: autocannon.Options): Promise<autocannon.Re
   return result;
 }
 
+export interface GetLoad {
+  readonly connections: number;
+  readonly seconds: number;
+  readonly headers?: Record<string, string>;
+}
+
 /** Requests per second autocannon reaches on one GET for `seconds`, after a one-second warm-up. */
-export async function requestsPerSecond(
+export async function requestsPerSecond(url: string, options: GetLoad): Promise<number> {
+  return (await measuredGets(url, options, () => 0)).perSecond;
+}
+
+/**
+ * `requestsPerSecond`, and what each answered request cost in CPU: `cpuSeconds` is read around the
+ * measured run (not the warm-up), e.g. `rdeCpuSeconds` of the processes serving it.
+ */
+export async function measuredGets(
   url: string,
-  options: { connections: number; seconds: number; headers?: Record<string, string> },
-): Promise<number> {
+  options: GetLoad,
+  cpuSeconds: () => number,
+): Promise<{ perSecond: number; cpuMsPerRequest: number }> {
   const run = (duration: number) =>
     autocannonRun({ url, connections: options.connections, duration, headers: options.headers });
   await run(1);
-  return (await run(options.seconds)).requests.average;
+  const cpuBefore = cpuSeconds();
+  const result = await run(options.seconds);
+  const cpuMsPerRequest = ((cpuSeconds() - cpuBefore) * 1000) / result.requests.total;
+  return { perSecond: result.requests.average, cpuMsPerRequest };
 }
 
 /** Calls per second answered 2xx, and how many calls were not (an answer other than 2xx, or none). */

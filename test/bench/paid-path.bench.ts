@@ -10,7 +10,7 @@
  * per autocannon row, BENCH_SERIAL_CALLS (300) for the one-at-a-time overhead row.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { startRde, type RunningRde } from '../e2e/harness';
+import { startRde, type RunningRde, type StartOptions } from '../e2e/harness';
 import {
   describePercentiles,
   failures,
@@ -78,7 +78,8 @@ async function main(): Promise<void> {
  * its own processing only (the sandbox's simulated latency is off, as in the issue's reference).
  */
 async function allInOne(helloRps: number): Promise<void> {
-  await withRde('all', VENDOR_FAST, async (rde) => {
+  console.log('all-in-one: RDE in one process, the sandbox vendor in its own (in production the vendors are remote)');
+  await withRde('all', VENDOR_FAST, { vendorsApart: true }, async (rde) => {
     await readRows(rde, helloRps, 'all-in-one', { keys: 20, plans: 25 });
     const vendor = await vendorCallsPerSecond(rde, 8, CALLS);
     const paid = await paidThroughput(rde, 8);
@@ -119,7 +120,7 @@ async function distributed(helloRps: number): Promise<void> {
       record({ figure, measured: `n/a: ${missing.join(', ')} unset (eval "$(deploy/backends.sh env)")`, goal: '' });
     }
   } else {
-    await withRde('distributed', VENDOR_FAST, async (rde) => {
+    await withRde('distributed', VENDOR_FAST, {}, async (rde) => {
       await readRows(rde, helloRps, 'distributed', { keys: 10 });
       const narrow = await paidThroughput(rde, 8);
       record({
@@ -195,9 +196,10 @@ async function paidThroughput(rde: RunningRde, concurrency: number) {
 async function withRde(
   modeName: 'all' | 'distributed',
   env: NodeJS.ProcessEnv,
+  options: StartOptions,
   work: (rde: RunningRde) => Promise<void>,
 ): Promise<void> {
-  const rde = await startRde(env, modeName);
+  const rde = await startRde(env, modeName, options);
   try {
     await work(rde);
   } finally {

@@ -62,8 +62,8 @@ describe(`foundation (${mode})`, () => {
   });
 
   if (mode === 'distributed') {
-    test('readiness turns 503 when a downstream stops, naming it', async () => {
-      await rde.stopModule('billing');
+    test('readiness turns 503 when every replica of a downstream stops, naming it', async () => {
+      for (const replica of rde.replicasOf('billing')) await rde.stopModule(replica);
       await waitUntil(async () => (await get('/ready')).status === 503, 10_000);
       const body = (await (await get('/ready')).json()) as any;
       expect(body.status).toBe('not_ready');

@@ -88,8 +88,28 @@ function productionEnv(): NodeJS.ProcessEnv {
 }
 
 export interface StartOptions {
-  /** Processes per gRPC module in distributed mode (default 1), e.g. `{ billing: 2, catalog: 2 }`. */
+  /** Processes per gRPC module in distributed mode, e.g. `{ billing: 3 }` (default: `defaultReplicas`). */
   readonly replicas?: Partial<Record<(typeof GRPC_SERVICES)[number], number>>;
+  /**
+   * All-in-one mode: the sandbox in a process of its own beside the all-in-one, as real vendors are
+   * remote (a benchmark then measures RDE's process without the vendors' imitation in it).
+   */
+  readonly vendorsApart?: boolean;
+}
+
+/** Every module of RDE's own, the all-in-one's target when the sandbox runs apart. */
+const ALL_BUT_VENDORS = [...SERVICES, 'gateway'].join(',');
+
+/** The services that write money or run work: ARCHITECTURE.md runs them replicated (decision 0011). */
+const REPLICATED: readonly string[] = ['billing', 'catalog', 'waterfall'];
+
+/**
+ * How many processes a module gets in distributed mode when the test does not say: two of each
+ * money writer, as production runs them, so every suite shows nothing relies on one writer.
+ * RDE_E2E_REPLICAS overrides the two (`1` for a quicker local run; the test command keeps 2).
+ */
+export function defaultReplicas(module: string): number {
+  return REPLICATED.includes(module) ? Number(process.env.RDE_E2E_REPLICAS ?? 2) : 1;
 }
 
 /** `billing` for the first replica, `billing/2` for the second, … */
@@ -128,7 +148,7 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
   /** Each replica's own env: the gRPC port it binds. */
   const ownEnv = new Map<string, NodeJS.ProcessEnv>();
   const launch = (name: string, env: NodeJS.ProcessEnv) => {
-    const target = moduleOf(name);
+    const target = name === 'all' && options.vendorsApart ? ALL_BUT_VENDORS : moduleOf(name);
     const metrics = { RDE_METRICS_PORT: String(metricsPorts.get(name)), RDE_METRICS_HOST: '127.0.0.1' };
     const child = spawn(process.execPath, [...NODE_FLAGS, BIN, 'start', `--target=${target}`], {
       env: {
@@ -159,7 +179,7 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
   };
   const replicas = new Map<string, string[]>();
   for (const service of GRPC_SERVICES) {
-    const count = runMode === 'distributed' ? (options.replicas?.[service] ?? 1) : 1;
+    const count = runMode === 'distributed' ? (options.replicas?.[service] ?? defaultReplicas(service)) : 1;
     const names: string[] = [];
     const addresses: string[] = [];
     for (let replica = 1; replica <= count; replica++) {
@@ -173,7 +193,12 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
     shared[`RDE_${service.toUpperCase()}_PORT`] = ownEnv.get(service)![`RDE_${service.toUpperCase()}_PORT`];
     shared[`RDE_${service.toUpperCase()}_ADDR`] = addresses.join(',');
   }
-  const targets = runMode === 'all' ? ['all'] : ['sandbox', ...SERVICES.flatMap((s) => replicas.get(s)!), 'gateway'];
+  const targets =
+    runMode === 'all'
+      ? [...(options.vendorsApart ? ['sandbox'] : []), 'all']
+      : ['sandbox', ...SERVICES.flatMap((s) => replicas.get(s)!), 'gateway'];
+  /** The process running a module: its own, else the all-in-one's. */
+  const processName = (module: string) => (runMode === 'all' && !targets.includes(module) ? 'all' : module);
   const namespace = runMode === 'distributed' ? `e2e${Date.now()}_` : '';
   if (runMode === 'distributed') Object.assign(shared, productionEnv(), { RDE_NAMESPACE: namespace });
   for (const target of targets) metricsPorts.set(target, await freePort());
@@ -191,8 +216,8 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
       const port = ownEnv.get(module)?.[`RDE_${moduleOf(module).toUpperCase()}_PORT`];
       if (replicas.get(moduleOf(module))!.length > 1) await waitUntil(() => serving(`127.0.0.1:${port}`), 60_000);
     },
-    metricsUrlOf: (module) => `http://127.0.0.1:${metricsPorts.get(runMode === 'all' ? 'all' : module)}/metrics`,
-    processOf: (module) => children.get(runMode === 'all' ? 'all' : module)!,
+    metricsUrlOf: (module) => `http://127.0.0.1:${metricsPorts.get(processName(module))}/metrics`,
+    processOf: (module) => children.get(processName(module))!,
     replicasOf: (module) => replicas.get(module as (typeof GRPC_SERVICES)[number]) ?? [module],
     stopModule: (module, signal = 'SIGTERM') => stopChild(rde.processOf(module), signal),
     stop: async () => {

@@ -41,12 +41,44 @@ export async function untilSettled<T>(what: string, round: () => Promise<T | und
   throw new Error(`${what}: its guarded write lost ${MAX_ROUNDS} races in a row`);
 }
 
+function refuse(body: ErrorBody): never {
+  throw errors.paymentRequired(body);
+}
+
+/** How many workspaces' accounts a process keeps as last seen (oldest forgotten first). */
+const LAST_SEEN_LIMIT = 10_000;
+
+/** Each workspace's account as this process last wrote it: where a Reserve's first try starts. */
+class LastSeenAccounts {
+  private readonly accounts = new Map<string, AccountDocument>();
+
+  /**
+   * The copy, unless the call names a session the copy does not know: which scopes a hold counts
+   * against is read from the account, and a session opened since would be missed.
+   */
+  usable(workspaceId: string, sessionId: string): AccountDocument | undefined {
+    const account = this.accounts.get(workspaceId);
+    if (!account || (sessionId && !(account.sessions && Object.hasOwn(account.sessions, sessionId)))) return undefined;
+    return account;
+  }
+
+  /** Keeps the account as written, or forgets the copy when a write found the account changed. */
+  remember(workspaceId: string, account: AccountDocument | null): void {
+    this.accounts.delete(workspaceId);
+    if (!account) return;
+    this.accounts.set(workspaceId, account);
+    if (this.accounts.size > LAST_SEEN_LIMIT) this.accounts.delete(this.accounts.keys().next().value!);
+  }
+}
+
 /**
  * Accounts and the ledger kept in step without transactions (decision 0004): every step is one
  * guarded single-document write, so any of them can be replayed after a crash and is a no-op the
  * second time.
  */
 export class CreditBook {
+  private readonly lastSeen = new LastSeenAccounts();
+
   constructor(
     private readonly accounts: AccountStore,
     private readonly ledger: LedgerStore,
@@ -70,23 +102,30 @@ export class CreditBook {
    * Holds the worst case of paid work when the balance and every cap that applies allow it
    * (decision 0020); a retry with the same hold id answers the standing hold. Checked on a read
    * and written with a guard that fails if anything the check relied on changed, then re-read.
+   * The first try starts from the account as this process last saw it, which saves the read: the
+   * guard makes a stale copy cost a retry, never a wrong hold, and a refusal or a standing hold
+   * seen only on that copy is checked again on a fresh read.
    */
   reserve(workspaceId: string, request: HoldRequest): Promise<Reservation> {
+    let lastSeen = this.lastSeen.usable(workspaceId, request.sessionId);
     return untilSettled(`reserve of hold ${request.id}`, async () => {
-      const account = await this.account(workspaceId);
+      const stale = lastSeen;
+      lastSeen = undefined;
+      const account = stale ?? (await this.account(workspaceId));
       const standing = ownEntry(account.holds, request.id);
-      if (standing) return { account, held: standing.amount };
+      if (standing) return stale ? undefined : { account, held: standing.amount };
       const now = this.clock.now();
       const tags = capTags(account, request.userId, request.sessionId, now);
       const fit = fitUnderCaps(account, tags, request.amount, request.unit ?? 0, now);
-      if ('refusal' in fit) throw errors.paymentRequired(fit.refusal);
+      if ('refusal' in fit) return stale ? undefined : refuse(fit.refusal);
       if (account.available < fit.amount) {
-        throw errors.paymentRequired(insufficientCreditsBody(fit.amount, account.available));
+        return stale ? undefined : refuse(insufficientCreditsBody(fit.amount, account.available));
       }
       const hold = { ...request, amount: fit.amount, createdAt: now, expiresAt: now + request.ttlMs };
-      const after = await this.accounts.reserve(workspaceId, hold, tags, capGuard(account, tags, fit.amount, now));
-      return after
-        ? { account: after, held: fit.amount, ...(fit.trimmedBy && { trimmedBy: fit.trimmedBy }) }
+      const written = await this.accounts.reserve(workspaceId, hold, tags, capGuard(account, tags, fit.amount, now));
+      this.lastSeen.remember(workspaceId, written);
+      return written
+        ? { account: written, held: fit.amount, ...(fit.trimmedBy && { trimmedBy: fit.trimmedBy }) }
         : undefined;
     });
   }

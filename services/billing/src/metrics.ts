@@ -1,4 +1,4 @@
-import { Gauge, processMetric, type Clock, type Collection } from '@rde/platform';
+import { Gauge, Histogram, processMetric, type Clock, type Collection } from '@rde/platform';
 import type { AccountDocument } from './store/accounts';
 
 /**
@@ -36,3 +36,18 @@ export function registerHoldMetrics(accounts: Collection<AccountDocument>, clock
       }),
   );
 }
+
+/**
+ * From a settlement's creation (its `created_at_ms`, set by the writer) to its batch applied here:
+ * the delay before a paid call shows on the balance and the ledger. Observed before the offsets
+ * are committed, once per delivery (a replayed batch observes again).
+ */
+export const settlementLag = processMetric(
+  'rde_billing_settlement_lag_seconds',
+  () =>
+    new Histogram({
+      name: 'rde_billing_settlement_lag_seconds',
+      help: 'Seconds from a settlement written to it applied by the settlement consumer',
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    }),
+);

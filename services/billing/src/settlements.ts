@@ -2,13 +2,30 @@ import type { Clock, Logger } from '@rde/platform';
 import { untilSettled, type CreditBook } from './credit-book';
 import { chargeKey } from './domain/holds';
 import { chargeEntry, type Charge, type Settlement } from './domain/ledger';
-import { ownEntry, type AccountDocument, type AccountStore, type AppliedCharge } from './store/accounts';
+import {
+  drawWrite,
+  ownEntry,
+  releaseWrite,
+  type AccountDocument,
+  type AccountStore,
+  type AppliedCharge,
+  type Draw,
+  type HoldRecord,
+} from './store/accounts';
 import type { LedgerStore } from './store/ledger';
 
 /** A charge of the batch, with the settlement that carried it. */
 interface PendingCharge {
   settlement: Settlement;
   charge: Charge;
+}
+
+/** What a batch asks of one workspace. */
+interface WorkspaceWork {
+  workspaceId: string;
+  pending: PendingCharge[];
+  /** The holds whose settlement in this batch was final. */
+  finalHolds: string[];
 }
 
 /**
@@ -30,15 +47,55 @@ export class Settlements {
 
   async apply(settlements: Settlement[]): Promise<void> {
     const pending = await this.writeLedgerEntries(settlements);
-    const workspaces = new Set(settlements.map((settlement) => settlement.workspaceId));
-    await Promise.all(
-      [...workspaces].map((workspaceId) =>
-        this.applyToWorkspace(
-          workspaceId,
-          pending.filter(({ settlement }) => settlement.workspaceId === workspaceId),
+    const work = [...new Set(settlements.map((settlement) => settlement.workspaceId))].map((workspaceId) => ({
+      workspaceId,
+      pending: pending.filter(({ settlement }) => settlement.workspaceId === workspaceId),
+      finalHolds: [
+        ...new Set(
           settlements.filter((s) => s.workspaceId === workspaceId && s.final && s.holdId).map((s) => s.holdId),
         ),
-      ),
+      ],
+    }));
+    if (await this.applyInBulk(work)) return;
+    await Promise.all(
+      work.map(({ workspaceId, pending, finalHolds }) => this.applyToWorkspace(workspaceId, pending, finalHolds)),
+    );
+  }
+
+  /**
+   * The common case in a fixed number of round trips whatever the batch holds: every account read
+   * at once, the ledger read once for the charges no account shows, every workspace's draw in one
+   * bulk write, every balance after in another, every release in a third. Returns false when an
+   * account is missing or a guard failed (another writer moved first); the caller then applies
+   * each workspace on its own, which re-reads and finds done what this did.
+   */
+  private async applyInBulk(work: WorkspaceWork[]): Promise<boolean> {
+    const accounts = await this.accounts.findMany(work.map(({ workspaceId }) => workspaceId));
+    if (accounts.size < work.length) return false;
+    const seen = work.map(({ workspaceId, pending }) => seenCharges(accounts.get(workspaceId)!, pending));
+    const onLedger = await this.ledger.balancesAfter(
+      seen.flatMap(({ unseen }) => unseen.map(({ charge }) => charge.id)),
+    );
+    const draws = work.map(({ workspaceId }, i) => {
+      const toDraw = seen[i]!.unseen.filter(({ charge }) => !onLedger.has(charge.id));
+      return toDraw.length === 0 ? undefined : this.drawOf(accounts.get(workspaceId)!, toDraw);
+    });
+    const drawWrites = draws.flatMap((draw) => (draw ? [draw.write] : []));
+    if (!(await this.accounts.writeEach(drawWrites))) return false;
+    const releases = work.map(({ workspaceId, finalHolds }, i) =>
+      finalHolds.flatMap((holdId) => {
+        const hold = draws[i]?.holdsAfter.get(holdId) ?? ownEntry(accounts.get(workspaceId)!.holds, holdId);
+        return hold ? [[holdId, hold] as [string, HoldRecord]] : [];
+      }),
+    );
+    // Every applied charge reaches the ledger before its hold is removed (decision 0004).
+    await this.ledger.recordBalancesAfter([
+      ...seen.flatMap(({ recorded }) => recorded),
+      ...draws.flatMap((draw) => draw?.recorded ?? []),
+      ...releases.flat().flatMap(([, hold]) => Object.values(hold.applied)),
+    ]);
+    return this.accounts.writeEach(
+      work.flatMap(({ workspaceId }, i) => (releases[i]!.length > 0 ? [releaseWrite(workspaceId, releases[i]!)] : [])),
     );
   }
 
@@ -92,33 +149,45 @@ export class Settlements {
    */
   private async drawRound(workspaceId: string, pending: PendingCharge[]): Promise<AppliedCharge[] | undefined> {
     const account = await this.book.account(workspaceId);
-    const onAccount = pending.map((item) => appliedOnAccount(account, item));
-    const unseen = pending.filter((_, i) => !onAccount[i]);
+    const { unseen, recorded } = seenCharges(account, pending);
     const onLedger = await this.ledger.balancesAfter(unseen.map(({ charge }) => charge.id));
     const toDraw = unseen.filter(({ charge }) => !onLedger.has(charge.id));
-    const recorded = onAccount.filter((applied): applied is AppliedCharge => applied !== undefined);
     if (toDraw.length === 0) return recorded;
-    for (const { settlement, charge } of toDraw) {
+    const drawn = await this.accounts.draw(account, this.drawsOf(account, toDraw), this.clock.now());
+    return drawn && [...recorded, ...drawn];
+  }
+
+  private drawOf(account: AccountDocument, toDraw: PendingCharge[]) {
+    return drawWrite(account, this.drawsOf(account, toDraw), this.clock.now());
+  }
+
+  /** The draws of these charges, never applied yet; a charge whose hold is gone is a late charge. */
+  private drawsOf(account: AccountDocument, toDraw: PendingCharge[]): Draw[] {
+    return toDraw.map(({ settlement, charge }) => {
       if (settlement.holdId && !ownEntry(account.holds, settlement.holdId)) {
         this.logger.warn(
-          { chargeId: charge.id, holdId: settlement.holdId, workspaceId },
+          { chargeId: charge.id, holdId: settlement.holdId, workspaceId: account._id },
           'charge arrived after its hold was released; applied as a late charge',
         );
       }
-    }
-    const drawn = await this.accounts.draw(
-      account,
-      toDraw.map(({ settlement, charge }) => ({
+      return {
         holdId: settlement.holdId,
         chargeId: charge.id,
         amount: charge.amount,
         userId: charge.userId,
         sessionId: charge.sessionId,
-      })),
-      this.clock.now(),
-    );
-    return drawn && [...recorded, ...drawn];
+      };
+    });
   }
+}
+
+/** Of these charges, what the account records as applied, and those it does not show. */
+function seenCharges(account: AccountDocument, pending: PendingCharge[]) {
+  const onAccount = pending.map((item) => appliedOnAccount(account, item));
+  return {
+    unseen: pending.filter((_, i) => !onAccount[i]),
+    recorded: onAccount.filter((applied): applied is AppliedCharge => applied !== undefined),
+  };
 }
 
 /** Where the account records this charge as drawn: on its open hold, or among the late charges. */

@@ -4,7 +4,8 @@ import { chargeEntry, type LedgerEntry, type Settlement } from '../src/domain/le
 import { Settlements } from '../src/settlements';
 import { AccountStore, type AccountDocument } from '../src/store/accounts';
 import { LedgerStore } from '../src/store/ledger';
-import { testLogger } from './support';
+import { SpendCapRepository } from '../src/store/caps';
+import { rejection, testLogger } from './support';
 
 /**
  * Crashes between the steps of a settlement, replayed: each step must be a no-op the second time.
@@ -134,5 +135,88 @@ describe('credit book crash windows', () => {
       ]),
     );
     expect(await accounts.find('ws_other')).toMatchObject({ balance: 96_000, available: 96_000, reserved: 0 });
+  });
+
+  test('another writer draws between the batch read and its bulk draw: the batch is applied once, after re-reading', async () => {
+    const other = { ...charge, id: 'run_crash:1:0', amount: 3_000 };
+    const readAccounts = accounts.findMany.bind(accounts);
+    const meanwhile = new Settlements(accounts, ledger, book, clock, testLogger);
+    jest.spyOn(accounts, 'findMany').mockImplementationOnce(async (ids) => {
+      const read = await readAccounts(ids);
+      await meanwhile.apply([{ ...settlement, id: 's0', charges: [other], final: false }]);
+      return read;
+    });
+
+    await settlements.apply([settlement]);
+
+    expect(await money()).toEqual({ balance: 93_000, reserved: 0, available: 93_000, open_holds: 0 });
+    expect(await ledger.balancesAfter([other.id, charge.id])).toEqual(
+      new Map([
+        [other.id, 97_000],
+        [charge.id, 93_000],
+      ]),
+    );
+  });
+});
+
+/**
+ * Two replicas over one store: each starts a Reserve from the account as it last wrote it, so these
+ * are the cases where that copy is out of date.
+ */
+describe('reserve from the account as this replica last saw it', () => {
+  const workspaceId = 'ws_replicas';
+  let one: CreditBook;
+  let other: CreditBook;
+  let caps: SpendCapRepository;
+  const hold = (id: string, amount: number, sessionId = '') => ({
+    id,
+    amount,
+    ttlMs: 60_000,
+    runId: id,
+    userId: 'usr_1',
+    sessionId,
+    description: '',
+  });
+
+  beforeEach(async () => {
+    const store = new InMemoryDocumentStore();
+    const clock = new ManualClock();
+    const accountCollection = store.collection<AccountDocument>('accounts');
+    const ledger = new LedgerStore(store.collection<LedgerEntry>('ledger'));
+    one = new CreditBook(new AccountStore(accountCollection), ledger, clock, testLogger);
+    other = new CreditBook(new AccountStore(accountCollection), ledger, clock, testLogger);
+    caps = new SpendCapRepository(accountCollection);
+    await one.reserve(workspaceId, hold('run_first', 10_000));
+  });
+
+  test('credits the other replica held meanwhile are not available here', async () => {
+    await other.reserve(workspaceId, hold('run_other', 85_000));
+    await expect(rejection(one.reserve(workspaceId, hold('run_late', 10_000)))).resolves.toMatchObject({
+      status: 402,
+      body: { error: 'insufficient_credits', available: 5 },
+    });
+    expect((await one.reserve(workspaceId, hold('run_fits', 5_000))).account.available).toBe(0);
+  });
+
+  test('a workspace cap the other replica set meanwhile applies here', async () => {
+    await caps.setWorkspaceCap(workspaceId, 12_000);
+    await expect(rejection(one.reserve(workspaceId, hold('run_capped', 5_000)))).resolves.toMatchObject({
+      status: 402,
+      body: { error: 'spending_cap_reached', cap_scope: 'workspace' },
+    });
+  });
+
+  test('a session opened meanwhile with a cap counts the hold against it', async () => {
+    await caps.openSession(workspaceId, 'ses_1', 1);
+    await expect(rejection(one.reserve(workspaceId, hold('run_in_session', 50_000, 'ses_1')))).resolves.toMatchObject({
+      status: 402,
+      body: { error: 'session_limit' },
+    });
+  });
+
+  test('a hold the other replica released meanwhile is held again, not answered as standing', async () => {
+    await other.releaseHolds(workspaceId, ['run_first']);
+    await one.reserve(workspaceId, hold('run_first', 10_000));
+    expect(await other.account(workspaceId)).toMatchObject({ reserved: 10_000, open_holds: 1 });
   });
 });

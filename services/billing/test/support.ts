@@ -105,6 +105,8 @@ export function settlementMessage(settlement: {
   holdId: string;
   charges: Array<[chargeId: string, credits: number]>;
   final: boolean;
+  /** When the writer made it (ms since the epoch); 0: unknown, as in most tests. */
+  createdAtMs?: number;
 }) {
   const value = billingEvents.Settlement.encode({
     settlementId: `${settlement.holdId}:${settlement.charges.map(([id]) => id).join(',')}`,
@@ -119,7 +121,7 @@ export function settlementMessage(settlement: {
       sessionId: '',
     })),
     final: settlement.final,
-    createdAtMs: 0,
+    createdAtMs: settlement.createdAtMs ?? 0,
   }).finish();
   return { key: settlement.workspaceId, value: Buffer.from(value) };
 }

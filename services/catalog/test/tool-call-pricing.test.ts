@@ -61,7 +61,7 @@ describe('tool call charges by cost unit', () => {
   });
 
   const call = (method: string, payload: JsonObject) =>
-    toolCalls.call({ tool: 'people_db_x', method, input: { payload }, dryRun: false }, caller);
+    toolCalls.call({ tool: 'people_db_x', method, input: { payload }, dryRun: false, runId: '' }, caller);
 
   /** The settlement the run's single write put in its outbox. */
   async function settlementOf(runId: string): Promise<billingEvents.Settlement> {

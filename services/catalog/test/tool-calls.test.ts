@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { RdeError, type Backends, type Caller } from '@rde/platform';
 import type { billingEvents, catalog } from '@rde/proto';
 import { datasetIdOf } from '../src/domain/ids';
@@ -40,7 +41,7 @@ describe('catalog service: tool calls', () => {
   });
 
   const call = (
-    request: Partial<catalog.CallToolRequest> & { payload?: unknown; args?: unknown; kwargs?: unknown },
+    request: Partial<catalog.CallToolRequest> & { payload?: unknown; args?: unknown; kwargs?: unknown; runId?: string },
     who: Caller | null = caller,
   ) =>
     client.callTool(
@@ -51,6 +52,7 @@ describe('catalog service: tool calls', () => {
         payloadJson: json(request.payload),
         argsJson: json(request.args),
         kwargsJson: json(request.kwargs),
+        runId: '',
         ...request,
       },
       { caller: who ?? undefined },
@@ -74,8 +76,8 @@ describe('catalog service: tool calls', () => {
     throw new Error(`no settlement for ${runId}`);
   }
 
-  const runOf = async (runId: string) =>
-    (await backends.documentStore('rde_catalog')).collection('runs').findOne({ _id: runId });
+  const catalogRuns = () => backends.documentStore('rde_catalog').then((store) => store.collection('runs'));
+  const runOf = async (runId: string) => (await catalogRuns()).findOne({ _id: runId });
   const result = (response: catalog.CallToolResponse) => JSON.parse(response.resultJson.toString('utf8'));
 
   test('a paid call reserves the worst case, charges the returned rows once and settles in one write', async () => {
@@ -240,6 +242,100 @@ describe('catalog service: tool calls', () => {
       expect(body).toMatchObject({ error: 'job_method', tool: 'reachout', method, credits_charged: 0 });
     }
     expect(downstreams.holds.size).toBe(0);
+  });
+
+  describe('a retried call (same run id, e.g. on another replica after one died)', () => {
+    const runId = () => `run_${randomBytes(12).toString('hex')}`;
+    const search = { payload: { query: { job_title: ['CTO'] } } };
+    /** A run as a replica leaves it when it dies after the hold, before the vendor answered. */
+    const startedRun = (id: string) => ({
+      _id: id,
+      workspace_id: 'ws_test',
+      user_id: 'usr_1',
+      session_id: '',
+      tool: 'pplgraph',
+      method: 'search',
+      reserved_millicredits: 10_000,
+      status: 'running',
+      charges: [],
+      credits_charged_millicredits: 0,
+      created_at: new Date(),
+    });
+
+    test('answers what the first call answered and charges once', async () => {
+      const id = runId();
+      const first = await call({ ...search, runId: id });
+      const retried = await call({ ...search, runId: id });
+
+      expect(retried).toEqual(first);
+      expect(first.meta).toMatchObject({ runId: id, creditsCharged: { millicredits: 3_000 } });
+      expect(vendor.received).toHaveLength(1);
+      expect(downstreams.datasets).toHaveLength(1);
+      await settlementOf(id);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(settlements.filter((s) => s.runId === id)).toHaveLength(1);
+    });
+
+    test('one cut short after its hold (its replica died) is finished by the retry, charged once', async () => {
+      const id = runId();
+      await (await catalogRuns()).insertOne(startedRun(id));
+      downstreams.holds.set(id, 10_000);
+
+      const response = await call({ ...search, runId: id });
+
+      expect(response.meta).toMatchObject({ runId: id, creditsCharged: { millicredits: 3_000 } });
+      expect(downstreams.holds.size).toBe(1);
+      expect((await settlementOf(id)).charges).toEqual([
+        expect.objectContaining({ chargeId: `${id}:0:pplgraph.search`, amount: { millicredits: 3_000 } }),
+      ]);
+      expect(await runOf(id)).toMatchObject({ status: 'succeeded', credits_charged_millicredits: 3_000 });
+    });
+
+    test('two attempts at once (the first replica still alive): one finish is written, both answer it', async () => {
+      const id = runId();
+      const [one, other] = await Promise.all([call({ ...search, runId: id }), call({ ...search, runId: id })]);
+
+      expect(other).toEqual(one);
+      await settlementOf(id);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(settlements.filter((s) => s.runId === id)).toHaveLength(1);
+      expect(downstreams.holds.size).toBe(1);
+    });
+
+    test('a failure is answered again as it was, without a second vendor call', async () => {
+      const id = runId();
+      downstreams.failDatasets(true);
+      const first = await refusalOf(call({ ...search, runId: id }));
+      downstreams.failDatasets(false);
+      const retried = await refusalOf(call({ ...search, runId: id }));
+
+      expect(retried).toEqual(first);
+      expect(first).toMatchObject({ status: 503, body: { error: 'call_failed', run_id: id } });
+      expect(vendor.received).toHaveLength(1);
+    });
+
+    test('a refused hold leaves nothing behind: the retry, once credits allow, makes the call', async () => {
+      const id = runId();
+      downstreams.setBalance(5_000);
+      expect((await refusalOf(call({ ...search, runId: id }))).status).toBe(402);
+      expect(await runOf(id)).toBeNull();
+      downstreams.setBalance(100_000);
+
+      expect((await call({ ...search, runId: id })).meta).toMatchObject({ creditsCharged: { millicredits: 3_000 } });
+    });
+
+    test('another workspace or another method cannot reuse the run id; a malformed one is refused', async () => {
+      const id = runId();
+      await call({ ...search, runId: id });
+      expect((await refusalOf(call({ ...search, runId: id }, { ...caller, workspaceId: 'ws_other' }))).status).toBe(
+        409,
+      );
+      const anotherMethods = runId();
+      await (await catalogRuns()).insertOne({ ...startedRun(anotherMethods), method: 'scroll' });
+      expect((await refusalOf(call({ ...search, runId: anotherMethods }))).status).toBe(409);
+      expect((await refusalOf(call({ ...search, runId: 'run_../x' }))).status).toBe(400);
+      expect(vendor.received).toHaveLength(1);
+    });
   });
 
   test('an unknown tool or method is 404, and a call without a caller is 401', async () => {

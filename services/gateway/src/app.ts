@@ -10,6 +10,7 @@ import { registerValidation } from './validation';
 import type { GatewayDependencies } from './dependencies';
 import { registerAuthentication } from './plugins/authentication';
 import { registerRequestMetrics } from './plugins/request-metrics';
+import { registerRequestTracing } from './plugins/request-tracing';
 import { ROUTE_MODULES } from './routes';
 
 const PROBES = new Set(['/health', '/healthz', '/ready']);
@@ -24,6 +25,7 @@ export async function buildGateway(deps: GatewayDependencies): Promise<FastifyIn
     routerOptions: { maxParamLength: PATH_PARAM_MAX_LENGTH },
     frameworkErrors: routerErrors,
   });
+  registerRequestTracing(app);
   registerContract(app);
   const allowedMethods = trackRouteMethods(app);
   await app.register(swagger, {

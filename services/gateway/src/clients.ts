@@ -9,6 +9,7 @@ import {
   catalog,
   dataset,
   mcp,
+  mcpOAuth,
   signin,
   waterfall,
 } from '@rde/proto';
@@ -29,6 +30,7 @@ export interface Clients {
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
   readonly waterfall: ServiceClient<typeof waterfall.WaterfallServiceService>['rpc'];
   readonly mcp: ServiceClient<typeof mcp.McpServiceService>['rpc'];
+  readonly mcpOAuth: ServiceClient<typeof mcpOAuth.AuthorizationServiceService>['rpc'];
   close(): void;
 }
 
@@ -47,6 +49,7 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
     // SearchPeople holds and spends credits: its contract does not mark it idempotent, so it is never retried.
     waterfall: connect('waterfall', waterfall.WaterfallServiceService),
     mcp: connect('mcp', mcp.McpServiceService),
+    mcpOAuth: connect('mcp', mcpOAuth.AuthorizationServiceService),
     close,
   };
 }

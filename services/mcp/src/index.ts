@@ -1,20 +1,35 @@
 import { grpcModule } from '@rde/platform';
-import { mcp, protoFileOf } from '@rde/proto';
+import { mcp, mcpOAuth, protoFileOf } from '@rde/proto';
 import { createEndpoint } from './app/mcp-handler';
-import { createToolClients } from './clients';
+import { createAuthorizationServer } from './app/oauth';
+import { createAuthClient, createToolClients } from './clients';
 import { mcpConfig } from './config';
 import { mcpHandlers } from './grpc/handlers';
+import { oauthHandlers } from './grpc/oauth-handlers';
 
-/** The MCP server: tools mapped onto the catalog's, waterfall's, billing's and dataset's RPCs (decision 0028). */
+/**
+ * The MCP server: tools mapped onto the catalog's, waterfall's, billing's and dataset's RPCs
+ * (decision 0028), and its OAuth 2.0 authorization server (decision 0029).
+ */
 export const mcpModule = grpcModule({
   name: 'mcp',
   defaultPort: 7107,
-  dependencies: ['catalog', 'billing', 'dataset', 'waterfall'],
+  dependencies: ['auth', 'catalog', 'billing', 'dataset', 'waterfall'],
   async build(ctx) {
     const config = mcpConfig(ctx.env);
     const store = await ctx.backends.documentStore('rde_mcp');
+    const counters = await ctx.backends.keyValue('mcp');
     const clients = createToolClients(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
+    const auth = createAuthClient(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
     const endpoint = createEndpoint(clients);
+    const authorizationServer = await createAuthorizationServer({
+      store,
+      counters,
+      auth: auth.rpc,
+      clock: ctx.backends.clock,
+      registerPerMinute: config.RDE_MCP_OAUTH_REGISTER_PER_MINUTE,
+      tokenPerMinute: config.RDE_MCP_OAUTH_TOKEN_PER_MINUTE,
+    });
     return {
       services: [
         {
@@ -23,11 +38,18 @@ export const mcpModule = grpcModule({
           handlers: mcpHandlers(endpoint),
           protoFile: protoFileOf('mcp'),
         },
+        {
+          fullName: 'rde.mcp.v1.AuthorizationService',
+          definition: mcpOAuth.AuthorizationServiceService,
+          handlers: oauthHandlers(authorizationServer),
+          protoFile: 'rde/mcp/v1/oauth.proto',
+        },
       ],
-      healthy: async () => (await store.ping(), true),
+      healthy: async () => (await Promise.all([store.ping(), counters.ping()]), true),
       close: async () => {
         await endpoint.close();
         clients.close();
+        auth.close();
       },
     };
   },

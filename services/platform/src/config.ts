@@ -40,6 +40,8 @@ export const env = {
   optionalPort: () => z.coerce.number().int().min(0).max(65535).optional(),
   url: () => z.string().url(),
   milliseconds: (fallback: number) => z.coerce.number().int().min(0).default(fallback),
+  /** A positive whole number: a limit, a batch size. */
+  count: (fallback: number) => z.coerce.number().int().min(1).default(fallback),
   flag: (fallback: boolean) =>
     z
       .enum(['true', 'false', '1', '0'])

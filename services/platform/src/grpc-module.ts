@@ -53,7 +53,7 @@ export function grpcModule(spec: GrpcModuleSpec): ServiceModule {
         // In one process the gateway has drained already; only a separate process needs its own window.
         drainMs: ctx.allInOne ? 0 : config.RDE_DRAIN_MS,
         // All-in-one skips HTTP/2 between its own modules, unless telemetry is on: then every hop stays
-        // on loopback gRPC, where the gRPC instrumentation traces it (decision 0014).
+        // on loopback gRPC, as in distributed mode (decision 0014); both paths get our gRPC spans.
         inProcess: ctx.allInOne && !telemetryEnabled(ctx.env),
       });
       const address = await server.listen();

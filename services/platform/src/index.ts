@@ -16,3 +16,4 @@ export * from './outbox';
 export * from './paid-runs';
 export * from './csv';
 export * from './metrics';
+export * from './request-spans';

@@ -92,6 +92,9 @@ const PENDING: Filter = { '_outbox.0': { $exists: true } };
 export class OutboxRelay {
   private stopping?: AbortController;
   private loop?: Promise<void>;
+  /** relayDocument calls not yet taken into a publication, and whether one is under way. */
+  private readonly requested: RelayRequest[] = [];
+  private relaying = false;
 
   constructor(private readonly options: OutboxRelayOptions) {}
 
@@ -117,12 +120,42 @@ export class OutboxRelay {
 
   /**
    * Publishes one document's pending events now. A writer calls it right after its write, so events
-   * leave at once and the poll is only the safety net (a find by `_id` stays cheap where a scan of
-   * a large collection does not).
+   * leave at once and the poll is only the safety net. Calls made while a publication is under way
+   * wait for it and then leave together (group commit): one find by `_id`s, one publish per topic,
+   * one bulk removal, however many writers finished meanwhile. A lone call waits for nothing.
    */
-  async relayDocument(collection: Collection, id: string): Promise<number> {
-    const doc = await collection.findOne({ _id: id, ...PENDING });
-    return doc ? this.relay(collection, doc as WithOutbox) : 0;
+  relayDocument(collection: Collection, id: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.requested.push({ collection, id, resolve, reject });
+      if (!this.relaying) void this.relayRequested();
+    });
+  }
+
+  private async relayRequested(): Promise<void> {
+    this.relaying = true;
+    while (this.requested.length > 0) {
+      const group = this.requested.splice(0);
+      for (const collection of new Set(group.map((request) => request.collection))) {
+        const mine = group.filter((request) => request.collection === collection);
+        try {
+          const published = await this.relayDocuments(collection, [...new Set(mine.map(({ id }) => id))]);
+          for (const { id, resolve } of mine) resolve(published.get(id) ?? 0);
+        } catch (error) {
+          for (const { reject } of mine) reject(error);
+        }
+      }
+    }
+    this.relaying = false;
+  }
+
+  /** Each document's pending events, published in the order given; returns how many each had. */
+  private async relayDocuments(collection: Collection, ids: string[]): Promise<Map<string, number>> {
+    const found = (await collection.find({ _id: { $in: ids }, ...PENDING })) as WithOutbox[];
+    const byId = new Map(found.map((doc) => [doc._id, doc]));
+    const docs = ids.flatMap((id) => byId.get(id) ?? []);
+    await this.publishAll(docs.flatMap((doc) => doc._outbox ?? []));
+    await this.removePublished(collection, docs);
+    return new Map(docs.map((doc) => [doc._id, doc._outbox?.length ?? 0]));
   }
 
   private async poll(signal: AbortSignal): Promise<void> {
@@ -147,24 +180,40 @@ export class OutboxRelay {
       batchFull ||= full;
       // What waits is reported before publishing, so a broker outage shows as a growing backlog.
       reportBacklog(collection.name, pending);
-      for (const doc of pending) published += await this.relay(collection, doc);
+      await this.publishAll(pending.flatMap((doc) => doc._outbox ?? []));
+      await this.removePublished(collection, pending);
+      published += pending.reduce((sum, doc) => sum + (doc._outbox?.length ?? 0), 0);
       if (!full) reportBacklog(collection.name, []);
     }
     return { published, batchFull };
   }
 
-  private async relay(collection: Collection, doc: WithOutbox): Promise<number> {
-    const events = doc._outbox ?? [];
+  private async publishAll(events: OutboxEvent[]): Promise<void> {
     for (const run of runsByTopic(events)) {
-      // Published inside the writer's trace, so the consumer's span joins it too.
+      // Published inside the (first) writer's trace, so the consumer's span joins it too; each
+      // event's own headers carry its writer's trace for the consumer's per-message span.
       const writer = propagation.extract(ROOT_CONTEXT, run.events[0]!.headers ?? {});
       await context.with(writer, () => this.options.bus.publish(run.topic, run.events.map(toBusMessage)));
     }
-    // $pullAll with the entries exactly as read: entries pushed meanwhile are not equal to any of
-    // these, so they stay for the next pass.
-    await collection.updateOne({ _id: doc._id }, { $pullAll: { _outbox: events } });
-    return events.length;
   }
+
+  /**
+   * $pullAll with the entries exactly as read: entries pushed meanwhile are not equal to any of
+   * these, so they stay for the next pass.
+   */
+  private async removePublished(collection: Collection, docs: WithOutbox[]): Promise<void> {
+    await collection.updateEach(
+      docs.map((doc) => ({ filter: { _id: doc._id }, update: { $pullAll: { _outbox: doc._outbox ?? [] } } })),
+    );
+  }
+}
+
+/** A writer waiting for its document's events to be published. */
+interface RelayRequest {
+  collection: Collection;
+  id: string;
+  resolve: (published: number) => void;
+  reject: (error: unknown) => void;
 }
 
 /** The backlog gauges of one collection: events seen waiting and the oldest one's age (a full batch is a floor). */

@@ -1,7 +1,20 @@
+import { randomBytes } from 'node:crypto';
 import { billingEvents, topics } from '@rde/proto';
 import type { Clock } from './clock';
 import { outboxPush, type NewOutboxEvent } from './outbox';
 import type { Collection } from './ports/document-store';
+
+/** A new paid run's id; it is also the id of the credit hold the run reserves. */
+export function newRunId(): string {
+  return `run_${randomBytes(12).toString('hex')}`;
+}
+
+const RUN_ID = /^run_[0-9a-f]{24}$/;
+
+/** Whether `id` is a run id as newRunId makes them (callers may mint their own, e.g. to retry a call). */
+export function isRunId(id: string): boolean {
+  return RUN_ID.test(id);
+}
 
 /** One charge of a run: deterministic id (decision 0004), exact millicredits. */
 export interface PaidRunCharge {

@@ -1,6 +1,6 @@
 /**
  * OpenTelemetry, started before anything else is loaded (the binary imports this file first) so
- * the instrumentations can patch http, gRPC, fastify, pino, MongoDB, Redis and Kafka as they load.
+ * the drivers' instrumentations can patch MongoDB, Redis and Kafka as they load.
  * The standard OTEL_* variables configure it; with no exporter configured nothing is even loaded,
  * so "off" costs nothing.
  */
@@ -20,30 +20,17 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
   if (!telemetryEnabled(env)) return { enabled: false, shutdown: async () => undefined };
   // Loaded only when telemetry is on.
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
-  const { HttpInstrumentation } =
-    require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
-  const { GrpcInstrumentation } =
-    require('@opentelemetry/instrumentation-grpc') as typeof import('@opentelemetry/instrumentation-grpc');
-  const { PinoInstrumentation } =
-    require('@opentelemetry/instrumentation-pino') as typeof import('@opentelemetry/instrumentation-pino');
   const { MongoDBInstrumentation } =
     require('@opentelemetry/instrumentation-mongodb') as typeof import('@opentelemetry/instrumentation-mongodb');
   const { IORedisInstrumentation } =
     require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
   const { KafkaJsInstrumentation } =
     require('@opentelemetry/instrumentation-kafkajs') as typeof import('@opentelemetry/instrumentation-kafkajs');
-  const FastifyOtelInstrumentation = require('@fastify/otel') as typeof import('@fastify/otel').default;
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME ?? serviceName,
-    instrumentations: [
-      new HttpInstrumentation(),
-      new GrpcInstrumentation(),
-      new PinoInstrumentation(),
-      new MongoDBInstrumentation(),
-      new IORedisInstrumentation(),
-      new KafkaJsInstrumentation(),
-      new FastifyOtelInstrumentation({ registerOnInitialization: true }),
-    ],
+    // HTTP and gRPC spans are our own hooks (request-spans.ts, grpc/tracing.ts); logs carry the
+    // trace ids from the logger's mixin. The drivers' spans come from their instrumentations.
+    instrumentations: [new MongoDBInstrumentation(), new IORedisInstrumentation(), new KafkaJsInstrumentation()],
   });
   sdk.start();
   return { enabled: true, shutdown: () => sdk.shutdown() };

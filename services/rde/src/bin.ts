@@ -10,7 +10,7 @@ import { admin, ADMIN_USAGE } from './admin';
 import { backendsFromEnv } from './backends';
 import { migrate, MIGRATE_USAGE, parseMigrateArgs } from './migrate';
 import { startModules } from './start';
-import { resolveTargets, TargetError } from './targets';
+import { isAllInOne, resolveTargets, TargetError } from './targets';
 
 // The modules load only for `start`, so `rde admin` answers without loading every service.
 const loadModules = async () => (await import('./modules.js')).MODULES;
@@ -33,9 +33,11 @@ async function start(args: string[]): Promise<void> {
     { RDE_METRICS_PORT: env.optionalPort(), RDE_METRICS_HOST: z.string().default('127.0.0.1') },
     process.env,
   );
-  const modules = resolveTargets(target, await loadModules());
+  const registry = await loadModules();
+  const modules = resolveTargets(target, registry);
   const backends = await backendsFromEnv(process.env, logger);
-  const started = await startModules(modules, { env: process.env, logger, backends, allInOne: target === 'all' });
+  const allInOne = isAllInOne(modules, registry);
+  const started = await startModules(modules, { env: process.env, logger, backends, allInOne });
   const metrics =
     metricsConfig.RDE_METRICS_PORT === undefined
       ? undefined

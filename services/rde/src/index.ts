@@ -1,3 +1,3 @@
 export { MODULES } from './modules';
-export { resolveTargets, TargetError } from './targets';
+export { isAllInOne, resolveTargets, TargetError } from './targets';
 export { startModules, type StartedProcess } from './start';

@@ -2,6 +2,18 @@ import type { ServiceModule } from '@rde/platform';
 
 export class TargetError extends Error {}
 
+/** Modules that imitate third parties (the vendors): real ones are remote, so these may run apart. */
+const THIRD_PARTY_IMITATIONS: readonly string[] = ['sandbox'];
+
+/**
+ * Whether a process running `chosen` is the all-in-one: every module of RDE's own in it, so its
+ * modules call each other in-process (decision 0014). The sandbox may run in a process of its own.
+ */
+export function isAllInOne(chosen: readonly ServiceModule[], modules: readonly ServiceModule[]): boolean {
+  const names = new Set(chosen.map((module) => module.name));
+  return modules.every((module) => names.has(module.name) || THIRD_PARTY_IMITATIONS.includes(module.name));
+}
+
 /**
  * Resolves `--target` into the modules to run, ordered so each starts after the modules it
  * depends on that run in the same process (the others are reached over the network).

@@ -1,5 +1,5 @@
 import type { ServiceModule } from '@rde/platform';
-import { resolveTargets, TargetError } from '../src/targets';
+import { isAllInOne, resolveTargets, TargetError } from '../src/targets';
 
 const moduleNamed = (name: string, dependencies: string[] = []): ServiceModule => ({
   name,
@@ -26,5 +26,21 @@ describe('resolveTargets', () => {
 
   test('a dependency cycle is refused', () => {
     expect(() => resolveTargets('all', [moduleNamed('a', ['b']), moduleNamed('b', ['a'])])).toThrow(/cycle/);
+  });
+});
+
+describe('isAllInOne', () => {
+  const withSandbox = [...modules, moduleNamed('sandbox')];
+
+  test('every module in one process is the all-in-one', () => {
+    expect(isAllInOne(resolveTargets('all', withSandbox), withSandbox)).toBe(true);
+  });
+
+  test('the sandbox imitates remote vendors, so the all-in-one may leave it to another process', () => {
+    expect(isAllInOne(resolveTargets('gateway,auth,billing', withSandbox), withSandbox)).toBe(true);
+  });
+
+  test("a process missing one of RDE's own modules is one part of a distributed deployment", () => {
+    expect(isAllInOne(resolveTargets('gateway,auth,sandbox', withSandbox), withSandbox)).toBe(false);
   });
 });

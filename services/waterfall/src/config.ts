@@ -26,6 +26,20 @@ export function waterfallConfig(variables: NodeJS.ProcessEnv) {
       RDE_ENRICH_JOB_LIFETIME_MS: env.milliseconds(10 * 60_000),
       /** Calls in flight per vendor from one replica; 429s are waited out on top of this. */
       RDE_ENRICH_VENDOR_CONCURRENCY: z.coerce.number().int().min(1).default(16),
+      /** Rows per chunk of a dataset enrichment run (the unit a replica takes, bills and counts). */
+      RDE_ENRICH_RUN_CHUNK_ROWS: z.coerce.number().int().min(1).max(1_000).default(100),
+      /** Chunks one replica walks at once. */
+      RDE_ENRICH_RUN_SLOTS: z.coerce.number().int().min(1).default(4),
+      /** A `detach` run answers within this (spec: about 20 s). */
+      RDE_ENRICH_RUN_DETACH_MS: env.milliseconds(15_000),
+      /** A blocking run answers its handle after this, under the gateway's ~100 s close. */
+      RDE_ENRICH_RUN_BLOCK_MS: env.milliseconds(85_000),
+      /** A chunk's lease: a killed worker's chunk is taken again after this. */
+      RDE_ENRICH_RUN_CHUNK_LEASE_MS: env.milliseconds(30_000),
+      /** How often each replica looks for lapsed chunks, uncounted chunks and unfinished runs. */
+      RDE_ENRICH_RUN_SWEEP_MS: env.milliseconds(1_000),
+      /** Dataset runs one workspace may have running at once (decision 0033). */
+      RDE_ENRICH_RUN_WORKSPACE_LIMIT: z.coerce.number().int().min(1).default(3),
     },
     variables,
   );

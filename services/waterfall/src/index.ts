@@ -23,7 +23,12 @@ export const waterfallModule = grpcModule({
     const runs = await RunRepository.open(store, clock);
     const enrichStores = await openEnrichStores(store, clock);
     const relay = new OutboxRelay({
-      collections: [runs.collection, enrichStores.runs.collection, enrichStores.jobs.collection],
+      collections: [
+        runs.collection,
+        enrichStores.runs.collection,
+        enrichStores.jobs.collection,
+        enrichStores.chunks.collection,
+      ],
       bus,
       logger: ctx.logger,
       pollIntervalMs: config.RDE_WATERFALL_OUTBOX_POLL_MS,
@@ -50,6 +55,7 @@ export const waterfallModule = grpcModule({
       clients,
       keyValue: await ctx.backends.keyValue('waterfall'),
       relay,
+      bus,
     });
     return {
       services: [
@@ -69,8 +75,10 @@ export const waterfallModule = grpcModule({
       startBackground: async () => {
         await relay.start();
         enrich.poller.start();
+        await enrich.runChunks.start();
       },
       close: async () => {
+        await enrich.runChunks.stop();
         await enrich.poller.stop();
         await relay.stop();
         clients.close();

@@ -1,5 +1,6 @@
-import type { Caller } from '@rde/platform';
+import { InMemoryKeyValue, type Caller } from '@rde/platform';
 import { PacedProviders, type ProviderPort, type ProviderResult } from '../src/app/enrich/providers';
+import { VendorPauses } from '../src/app/enrich/vendor-pauses';
 
 const caller = { workspaceId: 'ws_1' } as Caller;
 
@@ -70,5 +71,41 @@ describe('rule 5: rows run in parallel within each vendor’s limits', () => {
     );
     expect(seen.calls).toBe(20);
     expect(seen.maxInFlight).toBe(3);
+  });
+});
+
+describe('decision 0032: a vendor’s 429 pauses every replica', () => {
+  test('a pause one replica was told to take holds the other replica’s calls until it ends', async () => {
+    let now = 0;
+    const keyValue = new InMemoryKeyValue({ now: () => now });
+    const replica = (port: ProviderPort, pauses: number[]) =>
+      new PacedProviders(port, {
+        concurrency: 4,
+        rateLimitBudgetMs: 60_000,
+        sleep: async (ms) => {
+          pauses.push(ms);
+          now += ms;
+        },
+        now: () => now,
+        shared: new VendorPauses(keyValue, () => now),
+      });
+    const first = vendor(1, 2_000);
+    const second = vendor(0);
+    const firstPauses: number[] = [];
+    const secondPauses: number[] = [];
+    await replica(first.port, firstPauses).invoke({ tool: 'mailfinder', method: 'find', payload: {} }, caller);
+    expect(firstPauses).toEqual([2_000]);
+    // The other replica calls 1 s after the 429 (half the pause): it waits out the other half first.
+    now = 1_000;
+    const result = await replica(second.port, secondPauses).invoke(
+      { tool: 'mailfinder', method: 'find', payload: {} },
+      caller,
+    );
+    expect(result.ok).toBe(true);
+    expect(secondPauses).toEqual([1_000]);
+    // Another vendor is not held.
+    const other: number[] = [];
+    await replica(vendor(0).port, other).invoke({ tool: 'bulkmail', method: 'submit', payload: {} }, caller);
+    expect(other).toEqual([]);
   });
 });

@@ -47,6 +47,14 @@ export function authHandlers(accounts: AccountService, keys: KeyService): Handle
       return { members: members.map((member) => ({ userId: member.user_id, email: member.email, role: member.role })) };
     },
 
+    async listCallerWorkspaces(_request, { caller }) {
+      const { user, workspaces } = await accounts.workspacesOf(required(caller));
+      return {
+        user: toUser(user),
+        workspaces: workspaces.map(({ workspace, role }) => ({ workspace: toWorkspace(workspace), role })),
+      };
+    },
+
     async createKey(request, { caller }) {
       const { name } = parseInput(createKeyInput, request);
       const minted = await keys.create(required(caller), name);

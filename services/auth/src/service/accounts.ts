@@ -85,6 +85,27 @@ export class AccountService {
     return { workspace, user, role: caller.role, seatsUsed };
   }
 
+  /** The workspaces the caller's user belongs to, with their role in each. */
+  async workspacesOf(
+    caller: Caller,
+  ): Promise<{ user: UserDocument; workspaces: { workspace: WorkspaceDocument; role: Role }[] }> {
+    const [user, memberships] = await Promise.all([
+      this.store.users.byId(caller.userId),
+      this.store.memberships.ofUser(caller.userId),
+    ]);
+    if (!user) throw errors.unauthenticated();
+    const workspaces = await Promise.all(
+      memberships.map((membership) => this.store.workspaces.byId(membership.workspace_id)),
+    );
+    return {
+      user,
+      workspaces: memberships.flatMap((membership, index) => {
+        const workspace = workspaces[index];
+        return workspace ? [{ workspace, role: membership.role }] : [];
+      }),
+    };
+  }
+
   /** The caller's workspace members with their roles and emails. */
   async members(caller: Caller): Promise<{ user_id: string; email: string; role: string }[]> {
     const memberships = await this.store.memberships.list(caller.workspaceId);

@@ -50,6 +50,11 @@ export class Memberships {
     return this.collection.findOne({ user_id: userId }, { sort: { created_at_ms: 1, _id: 1 } });
   }
 
+  /** Every workspace the user belongs to, earliest first. */
+  ofUser(userId: string): Promise<MembershipDocument[]> {
+    return this.collection.find({ user_id: userId }, { sort: { created_at_ms: 1, _id: 1 } });
+  }
+
   count(workspaceId: string): Promise<number> {
     return this.collection.countDocuments({ workspace_id: workspaceId });
   }

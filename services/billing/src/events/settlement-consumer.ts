@@ -4,6 +4,7 @@ import { billingEvents, topics } from '@rde/proto';
 import { isMillicredits } from '../domain/credits';
 import { isHoldId } from '../domain/holds';
 import type { Charge, Settlement } from '../domain/ledger';
+import { settlementLag } from '../metrics';
 import type { Settlements } from '../settlements';
 
 export const SETTLEMENTS_TOPIC = topics.SETTLEMENTS;
@@ -44,6 +45,8 @@ export class SettlementConsumer {
     // A message that can never be applied is logged and skipped: retrying it would stall the partition.
     const settlements = messages.flatMap((message) => this.decode(message) ?? []);
     await this.settlements.apply(settlements);
+    const now = Date.now();
+    for (const { createdAtMs } of settlements) if (createdAtMs > 0) settlementLag.observe((now - createdAtMs) / 1000);
     if (this.options.pauseAfterApplyMs > 0) {
       for (const settlement of settlements) {
         this.logger.warn(
@@ -55,7 +58,7 @@ export class SettlementConsumer {
     }
   }
 
-  private decode(message: DeliveredMessage): Settlement | undefined {
+  private decode(message: DeliveredMessage): (Settlement & { createdAtMs: number }) | undefined {
     let decoded: billingEvents.Settlement;
     try {
       decoded = billingEvents.Settlement.decode(message.value);
@@ -102,6 +105,7 @@ export class SettlementConsumer {
       runId: decoded.runId,
       charges,
       final: decoded.final,
+      createdAtMs: decoded.createdAtMs,
     };
   }
 }

@@ -1,4 +1,4 @@
-import { DuplicateKeyError, type Collection, type Document } from '@rde/platform';
+import { DuplicateKeyError, type Collection, type Document, type Filter, type Update } from '@rde/platform';
 import { capTags, spendIncrements, type CapFields, type CapTags } from '../domain/caps';
 import { chargeKey, holdRemaining, splitCharge } from '../domain/holds';
 import type { PlanId } from '../domain/plans';
@@ -131,6 +131,12 @@ export class AccountStore {
     );
   }
 
+  /** The accounts of these workspaces that exist, in one read. */
+  async findMany(workspaceIds: string[]): Promise<Map<string, AccountDocument>> {
+    const found = await this.collection.find({ _id: { $in: workspaceIds } });
+    return new Map(found.map((account) => [account._id, account]));
+  }
+
   /**
    * Draws charges in one compare-and-set on the balance and on the drawn amount of each hold they
    * draw on, so the balance after each one, stored with it, is exact. A charge whose hold is gone
@@ -140,64 +146,96 @@ export class AccountStore {
    * Returns what it recorded, or undefined when a guard failed.
    */
   async draw(account: AccountDocument, draws: Draw[], now: number): Promise<AppliedCharge[] | undefined> {
-    const filter: Record<string, unknown> = { _id: account._id, balance: account.balance };
-    const $set: Record<string, unknown> = {};
-    const $inc: Record<string, number> = { reserved: 0, available: 0 };
-    const drawnSoFar = new Map<string, number>();
-    const recorded: AppliedCharge[] = [];
-    let balance = account.balance;
-    const countUncovered = (tags: CapTags, amount: number) => {
-      for (const [path, increment] of Object.entries(spendIncrements(tags, amount))) {
-        $inc[path] = ($inc[path] ?? 0) + increment;
-      }
-    };
-    for (const { holdId, chargeId, amount, userId, sessionId } of draws) {
-      balance -= amount;
-      const record = { charge_id: chargeId, balance_after: balance };
-      recorded.push(record);
-      const hold = holdId ? ownEntry(account.holds, holdId) : undefined;
-      const key = hold ? `holds.${holdId}.applied.${chargeKey(chargeId)}` : `late_charges.${chargeKey(chargeId)}`;
-      filter[key] = { $exists: false };
-      $set[key] = record;
-      if (!hold) {
-        $inc.available -= amount;
-        countUncovered(capTags(account, userId, sessionId, now), amount);
-        continue;
-      }
-      const drawn = drawnSoFar.get(holdId) ?? hold.drawn;
-      const { fromHold, beyondHold } = splitCharge(amount, { amount: hold.amount, drawn });
-      filter[`holds.${holdId}.drawn`] = hold.drawn;
-      $inc.reserved -= fromHold;
-      $inc.available -= beyondHold;
-      if (beyondHold > 0) countUncovered(hold.caps ?? capTags(account, userId, sessionId, now), beyondHold);
-      $inc[`holds.${holdId}.drawn`] = drawn + amount - hold.drawn;
-      drawnSoFar.set(holdId, drawn + amount);
-    }
-    $set.balance = balance;
-    const result = await this.collection.updateOne(filter, { $set, $inc });
+    const { write, recorded } = drawWrite(account, draws, now);
+    const result = await this.collection.updateOne(write.filter, write.update);
     return result.matched === 1 ? recorded : undefined;
   }
 
   /** Removes the holds and gives back what they did not draw (to the balance and to the caps' spend), if each is still as read. */
   async release(workspaceId: string, holds: [string, HoldRecord][]): Promise<boolean> {
-    const filter: Record<string, unknown> = { _id: workspaceId };
-    const $unset: Record<string, ''> = {};
-    const $inc: Record<string, number> = { reserved: 0, available: 0, open_holds: -holds.length };
-    for (const [holdId, hold] of holds) {
-      filter[`holds.${holdId}.drawn`] = hold.drawn;
-      $unset[`holds.${holdId}`] = '';
-      const rest = holdRemaining(hold);
-      $inc.reserved -= rest;
-      $inc.available += rest;
-      for (const [path, amount] of Object.entries(hold.caps ? spendIncrements(hold.caps, -rest) : {})) {
-        $inc[path] = ($inc[path] ?? 0) + amount;
-      }
-    }
-    const result = await this.collection.updateOne(filter, { $inc, $unset });
-    return result.matched === 1;
+    const { filter, update } = releaseWrite(workspaceId, holds);
+    return (await this.collection.updateOne(filter, update)).matched === 1;
+  }
+
+  /**
+   * Runs guarded writes of several accounts (drawWrite, releaseWrite) in one bulk write; true when
+   * every guard held. When one failed, which did is unknown: the caller re-reads those accounts.
+   */
+  async writeEach(writes: AccountWrite[]): Promise<boolean> {
+    return (await this.collection.updateEach(writes)) === writes.length;
   }
 
   withOpenHolds(): AsyncIterable<AccountDocument> {
     return this.collection.stream({ open_holds: { $gt: 0 } });
   }
+}
+
+/** A guarded single-account write: the filter is the guard. */
+export interface AccountWrite {
+  filter: Filter;
+  update: Update;
+}
+
+/**
+ * The write drawing `draws` on the account as read (see AccountStore.draw), what it records for
+ * each charge, and the holds it draws on as they are once it is applied.
+ */
+export function drawWrite(account: AccountDocument, draws: Draw[], now: number) {
+  const filter: Filter = { _id: account._id, balance: account.balance };
+  const $set: Record<string, unknown> = {};
+  const $inc: Record<string, number> = { reserved: 0, available: 0 };
+  const holdsAfter = new Map<string, HoldRecord>();
+  const recorded: AppliedCharge[] = [];
+  let balance = account.balance;
+  const countUncovered = (tags: CapTags, amount: number) => {
+    for (const [path, increment] of Object.entries(spendIncrements(tags, amount))) {
+      $inc[path] = ($inc[path] ?? 0) + increment;
+    }
+  };
+  for (const { holdId, chargeId, amount, userId, sessionId } of draws) {
+    balance -= amount;
+    const record = { charge_id: chargeId, balance_after: balance };
+    recorded.push(record);
+    const hold = holdId ? ownEntry(account.holds, holdId) : undefined;
+    const key = hold ? `holds.${holdId}.applied.${chargeKey(chargeId)}` : `late_charges.${chargeKey(chargeId)}`;
+    filter[key] = { $exists: false };
+    $set[key] = record;
+    if (!hold) {
+      $inc.available -= amount;
+      countUncovered(capTags(account, userId, sessionId, now), amount);
+      continue;
+    }
+    const before = holdsAfter.get(holdId) ?? hold;
+    const { fromHold, beyondHold } = splitCharge(amount, before);
+    filter[`holds.${holdId}.drawn`] = hold.drawn;
+    $inc.reserved -= fromHold;
+    $inc.available -= beyondHold;
+    if (beyondHold > 0) countUncovered(hold.caps ?? capTags(account, userId, sessionId, now), beyondHold);
+    $inc[`holds.${holdId}.drawn`] = before.drawn + amount - hold.drawn;
+    holdsAfter.set(holdId, {
+      ...before,
+      drawn: before.drawn + amount,
+      applied: { ...before.applied, [chargeKey(chargeId)]: record },
+    });
+  }
+  $set.balance = balance;
+  return { write: { filter, update: { $set, $inc } }, recorded, holdsAfter };
+}
+
+/** The write removing the holds as read and giving back what they did not draw (see AccountStore.release). */
+export function releaseWrite(workspaceId: string, holds: [string, HoldRecord][]): AccountWrite {
+  const filter: Filter = { _id: workspaceId };
+  const $unset: Record<string, ''> = {};
+  const $inc: Record<string, number> = { reserved: 0, available: 0, open_holds: -holds.length };
+  for (const [holdId, hold] of holds) {
+    filter[`holds.${holdId}.drawn`] = hold.drawn;
+    $unset[`holds.${holdId}`] = '';
+    const rest = holdRemaining(hold);
+    $inc.reserved -= rest;
+    $inc.available += rest;
+    for (const [path, amount] of Object.entries(hold.caps ? spendIncrements(hold.caps, -rest) : {})) {
+      $inc[path] = ($inc[path] ?? 0) + amount;
+    }
+  }
+  return { filter, update: { $inc, $unset } };
 }

@@ -23,7 +23,7 @@ export interface CapGuard {
  * and today's counter at most what leaves room for `amount`. Concurrent Reserves all add to today's
  * counter, so they do not fail each other's guard unless together they would cross the cap: a
  * capped Reserve retries no more than an uncapped one until the cap is near. An uncapped scope's
- * guard is that it is still uncapped, so a cap set concurrently wins.
+ * guard is that it is still uncapped, so a cap set concurrently wins; a session's, that it is still open.
  */
 export function capGuard(account: CapFields, tags: CapTags, amount: number, now: number): CapGuard {
   const capped = cappedScopes(account, tags);
@@ -45,6 +45,8 @@ export function capGuard(account: CapFields, tags: CapTags, amount: number, now:
   }
   if (tags.session) {
     const path = `sessions.${tags.session}`;
+    // Still open as read: a Reserve starting from an older copy must not count against a session ended since.
+    filter[`${path}.ended`] = false;
     if (capped.session) {
       const cap = account.sessions![tags.session]!.cap_cents!;
       filter[`${path}.cap_cents`] = cap;

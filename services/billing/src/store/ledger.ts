@@ -49,8 +49,11 @@ export class LedgerStore {
   /** The balance after each of these entries, for those that have one (they were applied). */
   async balancesAfter(ids: string[]): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    const entries = await this.collection.find({ _id: { $in: ids }, balance_after: { $exists: true } });
-    return new Map(entries.map((entry) => [entry._id, entry.balance_after!]));
+    // By `_id` alone, which even a stock mongo-java-server serves from its index (decision 0002).
+    const entries = await this.collection.find({ _id: { $in: ids } });
+    return new Map(
+      entries.flatMap((entry) => (entry.balance_after === undefined ? [] : [[entry._id, entry.balance_after]])),
+    );
   }
 
   page(workspaceId: string, offset: number, limit: number): Promise<LedgerEntry[]> {

@@ -1,7 +1,17 @@
-import { errors, type Caller, type Clock, type Logger, type RdeError } from '@rde/platform';
+import {
+  errors,
+  httpError,
+  isRunId,
+  newRunId,
+  type Caller,
+  type Clock,
+  type ErrorBody,
+  type Logger,
+  type RdeError,
+} from '@rde/platform';
 import type { billing, dataset } from '@rde/proto';
 import { qualifiedName, type Catalog, type ResolvedMethod } from '../domain/catalog';
-import { chargeIdOf, datasetIdOf, newRunId } from '../domain/ids';
+import { chargeIdOf, datasetIdOf } from '../domain/ids';
 import type { CallInput, JsonObject, ParameterResolver, ResolvedParameters } from '../domain/parameters';
 import { actualCost, dryRunEstimate, worstCaseCost } from '../domain/pricing';
 import { INLINE_ROW_CAP, isPresentAt, replaceAt, rowsAt, SAMPLE_SIZE } from '../domain/rows';
@@ -10,13 +20,15 @@ import type { CatalogClients } from '../clients';
 import type { ProviderCaller } from '../providers/caller';
 import { publicFailure } from '../domain/call-failures';
 import { meteringAfterCall } from '../domain/metering';
-import type { RunCharge, RunOutcome, RunRepository } from '../store/runs';
+import type { RunCharge, RunDocument, RunOutcome, RunRepository } from '../store/runs';
 
 export interface ToolCallRequest {
   readonly tool: string;
   readonly method: string;
   readonly input: CallInput;
   readonly dryRun: boolean;
+  /** The caller's run id for this call (a retry sends the same); empty: a fresh one. */
+  readonly runId: string;
 }
 
 /** The `_meta` of a tool call, amounts in millicredits; each field is present where it applies. */
@@ -77,13 +89,16 @@ export class ToolCalls {
 
   async call(request: ToolCallRequest, caller: Caller | undefined): Promise<ToolCallResult> {
     if (!caller?.workspaceId) throw errors.unauthenticated();
+    if (request.runId && !isRunId(request.runId)) {
+      throw errors.badRequest({ detail: 'run_id must be run_ followed by 24 hexadecimal digits' });
+    }
     const target = this.deps.catalog.method(request.tool, request.method);
     if (target.method.job) throw jobMethodRefusal(target);
     const parameters = this.deps.resolver.resolve(target.method, request.input);
     const name = qualifiedName(target);
     if (request.dryRun) return dryRun(target, parameters, name);
     if (worstCaseCost(target.method, parameters.values) === 0) return this.free(target, parameters);
-    return this.run({ id: newRunId(), caller, target, name, parameters });
+    return this.run({ id: request.runId || newRunId(), caller, target, name, parameters });
   }
 
   /** A free method (a vendor's reference look-up) holds nothing and settles nothing. */
@@ -98,20 +113,15 @@ export class ToolCalls {
     }
   }
 
+  /**
+   * The run is started before the hold, so a retry with the same run id (another replica, after
+   * this one died) finds it: a finished call is answered as it was, one cut short is taken over
+   * (the hold and the charge ids are the run's, and only one finish is written).
+   */
   private async run(run: Run): Promise<ToolCallResult> {
     const { method } = run.target;
     const worstCase = worstCaseCost(method, run.parameters.values);
-    const { account } = await this.deps.clients.billing.reserve(
-      {
-        holdId: run.id,
-        runId: run.id,
-        amount: { millicredits: worstCase },
-        ttlMs: this.deps.holdTtlMs,
-        description: `tool call ${run.name}`,
-      },
-      { caller: run.caller },
-    );
-    await this.deps.runs.start({
+    const earlier = await this.deps.runs.startOrFind({
       _id: run.id,
       workspace_id: run.caller.workspaceId,
       user_id: run.caller.userId,
@@ -120,17 +130,29 @@ export class ToolCalls {
       method: method.name,
       reserved_millicredits: worstCase,
     });
+    if (earlier) {
+      if (!sameCall(earlier, run)) throw errors.conflict({ detail: `run_id ${run.id} belongs to another call` });
+      if (earlier.status !== 'running') return answerOf(earlier);
+    }
+    const account = await this.reserve(run, worstCase, earlier === undefined);
+    const result = await this.callAndFinish(run, money(account), worstCase);
+    return result ?? answerOf(await this.finishedRun(run.id));
+  }
+
+  /**
+   * Calls the vendor, persists paid rows and writes the outcome (a failure is written as such, then
+   * thrown); undefined when another attempt of the same call finished it first.
+   */
+  private async callAndFinish(
+    run: Run,
+    before: { balance: number; reserved: number },
+    worstCase: number,
+  ): Promise<ToolCallResult | undefined> {
     try {
       const { charges, persisted, answer } = await this.callAndPersist(run);
-      await this.finish(run, {
-        status: 'succeeded',
-        charges,
-        datasetId: persisted?.datasetId,
-        rowCount: persisted?.rowCount,
-      });
       const charged = charges.reduce((sum, charge) => sum + charge.millicredits, 0);
-      const { balance, reserved, settled } = meteringAfterCall(money(account), worstCase, charged);
-      return {
+      const { balance, reserved, settled } = meteringAfterCall(before, worstCase, charged);
+      const result: ToolCallResult = {
         result: persisted?.result ?? answer,
         meta: {
           creditsCharged: charged,
@@ -141,14 +163,69 @@ export class ToolCalls {
           ...(persisted && { datasetId: persisted.datasetId, rowCount: persisted.rowCount }),
         },
       };
+      const outcome: RunOutcome = {
+        status: 'succeeded',
+        charges,
+        datasetId: persisted?.datasetId,
+        rowCount: persisted?.rowCount,
+        fields: { answer_json: JSON.stringify(result) },
+      };
+      return (await this.finish(run, outcome)) ? result : undefined;
     } catch (error) {
-      // The run finishes as failed with no charge, which releases the hold; if even that write fails,
-      // billing's reaper releases the hold when it expires.
-      await this.finish(run, { status: 'failed', charges: [], error: String(error) }).catch((writeError: unknown) =>
-        this.deps.logger.error({ err: writeError, runId: run.id }, 'could not record the failed tool call'),
-      );
-      throw publicFailure(run.target, error, run.id);
+      await this.fail(run, error);
+      return undefined;
     }
+  }
+
+  /**
+   * The run finishes as failed with no charge, which releases the hold (if even that write fails,
+   * billing's reaper releases it when it expires), and the public failure is thrown; it returns
+   * only when another attempt of the call finished it first.
+   */
+  private async fail(run: Run, error: unknown): Promise<void> {
+    const failure = publicFailure(run.target, error, run.id);
+    const answer = { error: { status: failure.httpStatus, body: failure.body } };
+    const outcome: RunOutcome = {
+      status: 'failed',
+      charges: [],
+      error: String(error),
+      fields: { answer_json: JSON.stringify(answer) },
+    };
+    const finished = await this.finish(run, outcome).catch((writeError: unknown) => {
+      this.deps.logger.error({ err: writeError, runId: run.id }, 'could not record the failed tool call');
+      return true;
+    });
+    if (finished) throw failure;
+  }
+
+  /**
+   * Holds the worst case under the run's id (a retry finds its hold standing). A refusal leaves
+   * nothing behind: the run this call started is removed, so a retry starts afresh.
+   */
+  private async reserve(run: Run, worstCase: number, startedHere: boolean) {
+    try {
+      const { account } = await this.deps.clients.billing.reserve(
+        {
+          holdId: run.id,
+          runId: run.id,
+          amount: { millicredits: worstCase },
+          ttlMs: this.deps.holdTtlMs,
+          description: `tool call ${run.name}`,
+        },
+        { caller: run.caller },
+      );
+      return account;
+    } catch (error) {
+      if (startedHere) await this.deps.runs.forget(run.id);
+      throw error;
+    }
+  }
+
+  /** The run another attempt of the same call finished first. */
+  private async finishedRun(runId: string): Promise<RunDocument> {
+    const found = await this.deps.runs.get(runId);
+    if (!found) throw new Error(`run ${runId} finished but is gone`);
+    return found;
   }
 
   private async callAndPersist(run: Run) {
@@ -189,8 +266,11 @@ export class ToolCalls {
     return { datasetId, rowCount: rows.length, result: replaceAt(body, run.target.method.rows!.path, envelope) };
   }
 
-  /** Writes the outcome and the final settlement together; the settlement releases the rest of the hold. */
-  private async finish(run: Run, outcome: RunOutcome): Promise<void> {
+  /**
+   * Writes the outcome and the final settlement together; the settlement releases the rest of the
+   * hold. False when another attempt of the same call finished it first (nothing written then).
+   */
+  private async finish(run: Run, outcome: RunOutcome): Promise<boolean> {
     const event = settlementEvent({
       runId: run.id,
       workspaceId: run.caller.workspaceId,
@@ -201,8 +281,8 @@ export class ToolCalls {
       createdAtMs: this.deps.clock.now(),
     });
     if (!(await this.deps.runs.finish(run.id, outcome, event))) {
-      this.deps.logger.error({ runId: run.id }, 'tool call finished twice; the second outcome was not written');
-      return;
+      this.deps.logger.warn({ runId: run.id }, 'tool call finished by another attempt; answering what it wrote');
+      return false;
     }
     // Not awaited: the answer does not wait for Kafka, and the settlement is safe in the outbox.
     void this.deps
@@ -210,7 +290,25 @@ export class ToolCalls {
       .catch((error: unknown) =>
         this.deps.logger.warn({ err: error, runId: run.id }, 'settlement left for the outbox relay'),
       );
+    return true;
   }
+}
+
+/** A retry may only repeat its own call: same workspace, same method. */
+function sameCall(earlier: RunDocument, run: Run): boolean {
+  return (
+    earlier.workspace_id === run.caller.workspaceId &&
+    earlier.tool === run.target.provider.tool &&
+    earlier.method === run.target.method.name
+  );
+}
+
+/** What a finished run answered: its result, or its failure thrown again. */
+function answerOf(finished: RunDocument): ToolCallResult {
+  if (!finished.answer_json) throw errors.conflict({ detail: `run ${finished._id} already finished` });
+  const answer = JSON.parse(finished.answer_json) as ToolCallResult | { error: { status: number; body: ErrorBody } };
+  if ('error' in answer) throw httpError(answer.error.status, answer.error.body);
+  return answer;
 }
 
 /** An asynchronous vendor's job methods are reached through the enrichment waterfalls only. */

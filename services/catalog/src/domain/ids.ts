@@ -1,9 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
-
-/** A new tool call's run id; it is also the id of the credit hold the call reserves. */
-export function newRunId(): string {
-  return `run_${randomBytes(12).toString('hex')}`;
-}
+import { createHash } from 'node:crypto';
 
 /** A single tool call has one billable step, row 0: `<run_id>:0:<tool>.<method>` (decision 0004). */
 export function chargeIdOf(runId: string, tool: string, method: string): string {

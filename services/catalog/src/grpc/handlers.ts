@@ -57,6 +57,7 @@ export function catalogHandlers(deps: CatalogHandlerDependencies): Handlers<type
             kwargs: jsonField(request.kwargsJson, 'kwargs', 'object') as JsonObject | undefined,
           },
           dryRun: request.dryRun,
+          runId: request.runId,
         },
         caller,
       );

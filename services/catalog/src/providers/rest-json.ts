@@ -24,6 +24,8 @@ const MAX_ANSWER_BYTES = 20 * 1024 * 1024;
  */
 export class RestJsonProviders implements ProviderCaller {
   private readonly agent: Agent;
+  /** Each vendor's base URL, resolved on its first call: configuration and addresses do not change. */
+  private readonly baseUrls = new Map<ProviderDeclaration, string>();
 
   constructor(private readonly options: RestJsonOptions) {
     this.agent = new Agent({
@@ -39,7 +41,7 @@ export class RestJsonProviders implements ProviderCaller {
     const { auth } = provider;
     const key = this.options.apiKeyOf(provider);
     const wire = placeParameters(method, values);
-    const url = new URL(`${this.options.baseUrlOf(provider).replace(/\/$/, '')}${wire.path}`);
+    const url = new URL(`${this.baseUrlOf(provider)}${wire.path}`);
     for (const [name, value] of wire.query) url.searchParams.append(name, value);
     let status: number;
     let body: unknown;
@@ -70,6 +72,14 @@ export class RestJsonProviders implements ProviderCaller {
 
   close(): Promise<void> {
     return this.agent.close();
+  }
+
+  private baseUrlOf(provider: ProviderDeclaration): string {
+    const known = this.baseUrls.get(provider);
+    if (known !== undefined) return known;
+    const resolved = this.options.baseUrlOf(provider).replace(/\/$/, '');
+    this.baseUrls.set(provider, resolved);
+    return resolved;
   }
 }
 

@@ -25,6 +25,11 @@ declare module 'fastify' {
      * carries the RFC 6750 / RFC 9728 challenge that drives discovery.
      */
     bearerChallenge?: (request: FastifyRequest, tokenSent: boolean) => BearerChallenge;
+    /**
+     * Bearers a challenge route resolves itself before auth's API keys (the MCP endpoint's OAuth
+     * access tokens, never cached: a revocation holds at once); undefined when not one of its own.
+     */
+    ownBearer?: (request: FastifyRequest, token: string) => Promise<Caller | undefined>;
   }
 }
 
@@ -73,7 +78,7 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
   app.addHook('onRequest', async (request, reply) => {
     const { url, config } = request.routeOptions;
     if (url === undefined || config.public) return;
-    if (config.bearerChallenge) return challengeUnlessResolved(request, reply, config.bearerChallenge);
+    if (config.bearerChallenge) return challengeUnlessResolved(request, reply, config);
     request.bearerToken = bearerOf(request) || (request.cookies?.[SESSION_COOKIE] ?? '');
     if (!request.bearerToken) {
       if (config.optionalBearer) return;
@@ -91,19 +96,21 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
   const challengeUnlessResolved = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    challengeOf: NonNullable<FastifyContextConfig['bearerChallenge']>,
+    config: FastifyContextConfig,
   ) => {
     request.bearerToken = bearerOf(request);
     try {
       if (request.bearerToken) {
-        const caller = await resolve(request.bearerToken, headerOf(request, 'x-workspace-id'));
+        const caller =
+          (await config.ownBearer?.(request, request.bearerToken)) ??
+          (await resolve(request.bearerToken, headerOf(request, 'x-workspace-id')));
         request.caller = { ...caller, requestId: request.id };
         return;
       }
     } catch (error) {
       if (!(error instanceof RdeError && error.httpStatus === 401)) throw error;
     }
-    const challenge = challengeOf(request, request.bearerToken !== '');
+    const challenge = config.bearerChallenge!(request, request.bearerToken !== '');
     return reply.code(401).header('www-authenticate', challenge.header).send(challenge.body);
   };
 }

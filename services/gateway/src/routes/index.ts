@@ -4,12 +4,14 @@ import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
 import { datasetRoutes } from './datasets';
 import { enrichRoutes } from './enrich';
+import { enrichRunRoutes } from './enrich-runs';
 import { feedbackRoutes } from './feedback';
 import { healthRoutes } from './health';
 import { integrationRoutes } from './integrations';
 import { inviteRoutes } from './invites';
 import { keyRoutes } from './keys';
 import { mcpRoutes } from './mcp';
+import { mcpOAuthRoutes } from './mcp/oauth';
 import { metaRoutes } from './meta';
 import { qualifyRoutes } from './qualify';
 import { searchRoutes } from './search';
@@ -27,12 +29,14 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   datasetRoutes,
   searchRoutes,
   enrichRoutes,
+  enrichRunRoutes,
   webhookRoutes,
   authRoutes,
   inviteRoutes,
   feedbackRoutes,
   integrationRoutes,
   mcpRoutes,
+  mcpOAuthRoutes,
   sessionRoutes,
   qualifyRoutes,
 ];

@@ -1,5 +1,5 @@
 import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
-import { billing, catalog, dataset, waterfall } from '@rde/proto';
+import { auth, billing, catalog, dataset, waterfall } from '@rde/proto';
 
 /** The services the MCP tools call (SearchPeople is never retried: it spends): the same RPCs the REST routes call, so charging is identical. */
 export interface ToolClients {
@@ -24,4 +24,11 @@ export function createToolClients(addresses: AddressBook, deadlineMs: number): T
     waterfall: clients.waterfall.rpc,
     close: () => Object.values(clients).forEach((client) => client.close()),
   };
+}
+
+/** Auth, for the consent step: who the browser's session cookie is, and which workspaces they belong to. */
+export type AuthClient = ServiceClient<typeof auth.AuthServiceService>['rpc'];
+
+export function createAuthClient(addresses: AddressBook, deadlineMs: number): { rpc: AuthClient; close(): void } {
+  return createClient(auth.AuthServiceService, { address: addresses.get('auth'), deadlineMs });
 }

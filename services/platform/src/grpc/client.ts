@@ -13,6 +13,7 @@ import { idempotentMethodsOf, serviceNameOf } from './contracts';
 import { callLocal, localService } from './in-process';
 import { writeCaller, type Caller } from './metadata';
 import { fromServiceError } from './status-codec';
+import { tracedCall, withTraceContext } from './tracing';
 import type { RequestOf, ResponseOf } from './types';
 
 export interface CallOptions {
@@ -58,13 +59,18 @@ export function createClient<D extends ServiceDefinition>(definition: D, options
   });
   const rpc = {} as Record<string, unknown>;
   for (const [method, { responseStream }] of Object.entries(definition)) {
-    const call = responseStream ? streamingCall : unaryCall;
+    const { path } = definition[method];
     rpc[method] = (request: unknown, callOptions: CallOptions = {}) => {
       const deadlineMs = callOptions.deadlineMs ?? options.deadlineMs;
+      const metadata = callerMetadata(callOptions.caller);
+      if (responseStream) return streamingCall(client, method, request, deadlineMs, withTraceContext(metadata));
       // A server of this process that accepts in-process calls answers unary RPCs without HTTP/2 (decision 0014).
-      const local = responseStream ? undefined : localService(options.address, serviceName);
-      if (local) return callLocal(local, method, request, callerMetadata(callOptions.caller), deadlineMs);
-      return call(client, method, request, deadlineMs, callOptions.caller);
+      const local = localService(options.address, serviceName);
+      return tracedCall(path, metadata, () =>
+        local
+          ? callLocal(local, method, request, metadata, deadlineMs)
+          : unaryCall(client, method, request, deadlineMs, metadata),
+      );
     };
   }
   return { rpc: rpc as PromiseClient<D>, close: () => client.close() };
@@ -80,11 +86,11 @@ function methodOf(client: Client, method: string): Function {
   return (client as unknown as Record<string, Function>)[method].bind(client);
 }
 
-function unaryCall(client: Client, method: string, request: unknown, deadlineMs: number, caller?: Caller) {
+function unaryCall(client: Client, method: string, request: unknown, deadlineMs: number, metadata: Metadata) {
   return new Promise((resolve, reject) =>
     methodOf(client, method)(
       request,
-      callerMetadata(caller),
+      metadata,
       { deadline: Date.now() + deadlineMs },
       (error: ServiceError | null, response: unknown) => (error ? reject(fromServiceError(error)) : resolve(response)),
     ),
@@ -92,8 +98,14 @@ function unaryCall(client: Client, method: string, request: unknown, deadlineMs:
 }
 
 /** A server stream as an async iterable; the deadline covers the whole stream. */
-async function* streamingCall(client: Client, method: string, request: unknown, deadlineMs: number, caller?: Caller) {
-  const stream: Readable = methodOf(client, method)(request, callerMetadata(caller), {
+async function* streamingCall(
+  client: Client,
+  method: string,
+  request: unknown,
+  deadlineMs: number,
+  metadata: Metadata,
+) {
+  const stream: Readable = methodOf(client, method)(request, metadata, {
     deadline: Date.now() + deadlineMs,
   });
   try {
@@ -192,7 +204,7 @@ export class HealthProbe {
     return new Promise((resolve) =>
       call(
         { service },
-        new Metadata(),
+        withTraceContext(new Metadata()),
         { deadline: Date.now() + deadlineMs },
         (error: unknown, response: { status: string }) =>
           resolve(error ? 'UNREACHABLE' : (response.status as ServingStatus)),

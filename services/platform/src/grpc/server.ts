@@ -19,6 +19,7 @@ import { grpcServerDuration } from '../metrics';
 import { readCaller, type Caller } from './metadata';
 import { registerLocalService, unregisterLocalServices } from './in-process';
 import { toServiceError } from './status-codec';
+import { tracedImplementation } from './tracing';
 import type { RequestOf, ResponseOf } from './types';
 
 /** The health-check service name that only says the process answers. */
@@ -75,11 +76,16 @@ export class GrpcServer {
     // "liveness" answers SERVING while the process does (Kubernetes' liveness probe); the others
     // follow the dependencies and draining (the readiness probe), so a store outage never restarts pods.
     this.health = new HealthImplementation({ ...this.statusMap('NOT_SERVING'), [LIVENESS]: 'SERVING' });
-    this.health.addToServer(this.server);
+    // Health checks get SERVER spans too: the gateway's readiness probes are part of its requests' traces.
+    const server = this.server;
+    this.health.addToServer({
+      addService: (definition, implementation) =>
+        server.addService(definition, tracedImplementation(definition, implementation)),
+    } as Pick<Server, 'addService'> as Server);
     for (const service of options.services) {
       // A contract with no RPCs yet still answers health and reflection; grpc-js refuses it as a service.
       if (Object.keys(service.definition).length === 0) continue;
-      const implementation = wrapHandlers(service, options.logger);
+      const implementation = tracedImplementation(service.definition, wrapHandlers(service, options.logger));
       this.implementations.set(service, implementation);
       this.server.addService(service.definition, implementation);
     }

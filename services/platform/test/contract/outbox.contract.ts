@@ -111,6 +111,42 @@ export function describeOutboxContract(name: string, fixture: () => Promise<Outb
       expect((await runs.findOne({ _id: 'run-1' }))?._outbox).toEqual([]);
     });
 
+    it('writers that finish while a publication is under way have their events published next, together, each once and in order', async () => {
+      const settlements = await collect(subject.bus, topic, uniqueName('billing'));
+      const ids = ['run-1', 'run-2', 'run-3'];
+      await runs.insertMany([
+        { _id: 'run-2', status: 'open' },
+        { _id: 'run-3', status: 'open' },
+      ]);
+      for (const id of ids)
+        await runs.updateOne({ _id: id }, { $push: outboxPush([event(topic, id, `charge of ${id}`)]) });
+      let releaseFirst!: () => void;
+      const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+      const publications: string[][] = [];
+      const slowBus = overriding(subject.bus, {
+        publish: async (name, messages) => {
+          publications.push(messages.map((message) => message.value.toString()));
+          if (publications.length === 1) await firstHeld;
+          await subject.bus.publish(name, messages);
+        },
+      });
+      const writers = relay(runs, slowBus);
+
+      const first = writers.relayDocument(runs, 'run-1');
+      const later = [writers.relayDocument(runs, 'run-3'), writers.relayDocument(runs, 'run-2')];
+      releaseFirst();
+
+      expect(await Promise.all([first, ...later])).toEqual([1, 1, 1]);
+      expect(publications).toEqual([['charge of run-1'], ['charge of run-3', 'charge of run-2']]);
+      expect((await settlements.waitFor(3)).map((m) => m.value.toString())).toEqual([
+        'charge of run-1',
+        'charge of run-3',
+        'charge of run-2',
+      ]);
+      for (const id of ids) expect((await runs.findOne({ _id: id }))?._outbox).toEqual([]);
+      await settlements.subscription.stop();
+    });
+
     it('republishes after a crash between publishing and removing; an idempotent consumer applies it once', async () => {
       const effects = await EffectLog.create();
       const billing = await subject.bus.subscribe({ topic, group: uniqueName('billing') }, (message) =>
@@ -162,12 +198,12 @@ export function describeOutboxContract(name: string, fixture: () => Promise<Outb
   });
 }
 
-/** The collection with its first updateOne failing: the relay's removal after a publish. */
+/** The collection with its first bulk update failing: the relay's removal after a publish. */
 function crashesOnFirstUpdate<T extends Run>(collection: Collection<T>): Collection<T> {
   let crashed = false;
   return overriding(collection, {
-    updateOne: async (...args) => {
-      if (crashed) return collection.updateOne(...args);
+    updateEach: async (...args) => {
+      if (crashed) return collection.updateEach(...args);
       crashed = true;
       throw new Error('crashed before removing the published events');
     },

@@ -7,12 +7,13 @@ describe('what the client kit reads from the contracts', () => {
     expect(serviceNameOf(dataset.DatasetServiceService)).toBe('rde.dataset.v1.DatasetService');
   });
 
-  test('only RPCs whose contract sets idempotency_level are retried; money-moving calls are not', () => {
+  test('only RPCs whose contract sets idempotency_level are retried; money-moving calls only with a caller-chosen id', () => {
     expect(idempotentMethodsOf(auth.AuthServiceService).sort()).toEqual(
       ['getWorkspace', 'listKeys', 'listMembers', 'resolveBearer', 'revokeKey'].sort(),
     );
     expect(idempotentMethodsOf(billing.BillingServiceService)).toContain('reserve');
-    expect(idempotentMethodsOf(catalog.CatalogServiceService)).not.toContain('callTool');
+    // Idempotent by the caller's run id (decision 0044), as Reserve is by its hold id.
+    expect(idempotentMethodsOf(catalog.CatalogServiceService)).toContain('callTool');
     expect(idempotentMethodsOf(auth.AuthServiceService)).not.toContain('createKey');
     expect(idempotentMethodsOf(dataset.DatasetServiceService)).toEqual(
       expect.arrayContaining(['createDataset', 'exportCsv']),

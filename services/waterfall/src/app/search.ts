@@ -1,4 +1,4 @@
-import { errors, RdeError, type Caller, type Logger } from '@rde/platform';
+import { errors, newRunId, RdeError, type Caller, type Logger } from '@rde/platform';
 import { catalog } from '@rde/proto';
 import type { WaterfallClients } from '../clients';
 import {
@@ -23,7 +23,7 @@ import {
   stepWorstCase,
   type SearchRequest,
 } from '../domain/search/request';
-import { chargeIdOf, datasetIdOf, invocationIdOf, newRunId } from '../domain/ids';
+import { chargeIdOf, datasetIdOf, invocationIdOf } from '../domain/ids';
 import { BilledRuns, meteringAfterRun, totalOf, type OpenRun } from './billed-run';
 import type { RunCharge } from '../store/runs';
 

@@ -1,9 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
-
-/** A new waterfall run's id; it is also the id of the one credit hold the run reserves. */
-export function newRunId(): string {
-  return `run_${randomBytes(12).toString('hex')}`;
-}
+import { createHash } from 'node:crypto';
 
 /** One billed step of a run: `<run_id>:<row>:<tool>.<method>` (decision 0004), written once. */
 export function chargeIdOf(runId: string, row: number, step: string): string {

@@ -2,15 +2,17 @@ import { errors, type Handlers } from '@rde/platform';
 import type { waterfall } from '@rde/proto';
 import type { EnrichJobs } from '../app/enrich/enrich-jobs';
 import type { EnrichMeta, Enrichment } from '../app/enrich/enrichment';
+import type { EnrichRuns } from '../app/runs/enrich-runs';
 
 export interface EnrichHandlerDependencies {
   readonly enrichment: Enrichment;
   readonly enrichJobs: EnrichJobs;
+  readonly enrichRuns: EnrichRuns;
 }
 
 type EnrichHandlers = Pick<
   Handlers<typeof waterfall.WaterfallServiceService>,
-  'enrich' | 'getEnrichJob' | 'wakeProviderJob'
+  'enrich' | 'getEnrichJob' | 'wakeProviderJob' | 'startEnrichRun' | 'getEnrichRun' | 'cancelEnrichRun'
 >;
 
 /** Translates the enrichment RPCs to the application, and back. */
@@ -37,6 +39,22 @@ export function enrichHandlers(deps: EnrichHandlerDependencies): EnrichHandlers 
       await deps.enrichJobs.wake(provider, nonce);
       return {};
     },
+
+    async startEnrichRun({ bodyJson }, { caller }) {
+      const body = jsonField(bodyJson, 'body');
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw errors.validation([{ loc: ['body'], msg: 'must be object', type: 'object_type' }]);
+      }
+      return { runJson: json(await deps.enrichRuns.start(body as Record<string, unknown>, caller)) };
+    },
+
+    async getEnrichRun({ runId }, { caller }) {
+      return { runJson: json(await deps.enrichRuns.get(runId, caller)) };
+    },
+
+    async cancelEnrichRun({ runId }, { caller }) {
+      return { runJson: json(await deps.enrichRuns.cancel(runId, caller)) };
+    },
   };
 }
 
@@ -49,6 +67,8 @@ function jsonField(bytes: Buffer, name: string): unknown {
     throw errors.badRequest({ error: 'invalid_payload', detail: `${name} is not valid JSON` });
   }
 }
+
+const json = (value: unknown) => Buffer.from(JSON.stringify(value));
 
 const credits = (millicredits: number | undefined) => (millicredits === undefined ? undefined : { millicredits });
 

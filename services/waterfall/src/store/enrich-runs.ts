@@ -1,7 +1,7 @@
 import { outboxPush, type Clock, type Collection, type DocumentStore, type NewOutboxEvent } from '@rde/platform';
 import type { RunCharge } from './runs';
 
-export type EnrichRunStatus = 'running' | 'completed' | 'failed';
+export type EnrichRunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 
 export interface OpenJobRef {
   readonly provider: string;
@@ -97,7 +97,8 @@ export class EnrichRunRepository {
   claimLapsed(owner: string, leaseMs: number): Promise<EnrichRunDocument | null> {
     const now = this.clock.now();
     return this.runs.findOneAndUpdate(
-      { status: 'running', lease_until: { $lt: new Date(now) } },
+      // Dataset runs are not walked by one process: their chunks have leases of their own.
+      { status: 'running', kind: { $ne: 'dataset' }, lease_until: { $lt: new Date(now) } },
       { $set: { lease_owner: owner, lease_until: new Date(now + leaseMs) } },
     );
   }

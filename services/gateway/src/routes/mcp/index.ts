@@ -7,6 +7,8 @@ import { badRequest, jsonRpcBody, jsonRpcResponse, methodNotAllowed } from './sc
 const tags = ['mcp'];
 export const MCP_PATH = '/api/v2/mcp';
 export const PROTECTED_RESOURCE_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
+/** What every access token of the authorization server starts with (oauth.proto): the rest are API keys. */
+const ACCESS_TOKEN_PREFIX = 'rde_mcp_at_';
 /** A tools/call may walk a provider chain (a search, an enrichment): the REST waterfall routes' deadline. */
 const CALL_DEADLINE_MS = 90_000;
 /** Request headers the MCP transport reads; everything else (authorization, cookies) stays here. */
@@ -17,8 +19,13 @@ const FORWARDED = /^(accept|content-type|mcp-.*|last-event-id)$/;
  * the mcp service over gRPC; GET (no server-initiated streams) and DELETE (no sessions) are 405.
  */
 export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
-  const { mcp } = deps.clients;
-  const guarded = { bearerChallenge: discoveryChallenge };
+  const { mcp, mcpOAuth } = deps.clients;
+  // The authorization server's access tokens (decision 0029) resolve in the mcp service, for this resource only.
+  const ownBearer = async (request: FastifyRequest, token: string) =>
+    token.startsWith(ACCESS_TOKEN_PREFIX)
+      ? (await mcpOAuth.resolveAccessToken({ token, resource: resourceOf(request) })).caller
+      : undefined;
+  const guarded = { bearerChallenge: discoveryChallenge, ownBearer };
 
   app.post<{ Body: unknown }>(
     MCP_PATH,
@@ -96,6 +103,16 @@ export function originOf(request: FastifyRequest): string {
   const forwarded = request.headers['x-forwarded-proto'];
   const protocol = forwarded === 'https' || forwarded === 'http' ? forwarded : request.protocol;
   return `${protocol}://${request.host}`;
+}
+
+/** The protected resource as the client addressed it: what access tokens are bound to (RFC 8707). */
+export function resourceOf(request: FastifyRequest): string {
+  return `${originOf(request)}${MCP_PATH}`;
+}
+
+/** The authorization server's issuer identifier: this origin (RFC 8414 metadata at its root). */
+export function issuerOf(request: FastifyRequest): string {
+  return originOf(request);
 }
 
 function forwardedHeaders(request: FastifyRequest) {

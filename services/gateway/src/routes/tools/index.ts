@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Caller } from '@rde/platform';
+import { newRunId, type Caller } from '@rde/platform';
 import { publicJson } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
@@ -104,6 +104,8 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
           argsJson: jsonBytes(args),
           kwargsJson: jsonBytes(kwargs),
           dryRun,
+          // Minted here, so the client's retry on another catalog replica repeats this call, not a new one.
+          runId: newRunId(),
         },
         { caller, deadlineMs: CALL_DEADLINE_MS },
       );

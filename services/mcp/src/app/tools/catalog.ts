@@ -1,3 +1,4 @@
+import { newRunId } from '@rde/platform';
 import { publicJson, publicSchemas } from '@rde/proto';
 import { jsonBytes, parseJson } from '../../domain/json';
 import { readEnrichJob } from './enrich';
@@ -59,6 +60,8 @@ export const CATALOG_TOOLS: readonly McpTool[] = [
           argsJson: jsonBytes(args.args),
           kwargsJson: jsonBytes(args.kwargs),
           dryRun: args.dry_run === true,
+          // Minted here, so the client's retry on another catalog replica repeats this call, not a new one.
+          runId: newRunId(),
         },
         { caller: sessionId ? { ...caller, sessionId } : caller, deadlineMs: CALL_DEADLINE_MS },
       );

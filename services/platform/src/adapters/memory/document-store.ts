@@ -14,7 +14,7 @@ import {
 } from '../../ports/document-store';
 import { getOrCreate } from '../get-or-create';
 import { compilePlainFilter, sortPlain } from './plain-filter';
-import { applyPlainOperator } from './plain-update';
+import { applyPlainOperator, DocumentDraft } from './plain-update';
 import { withUpsertId } from '../upsert-id';
 import { deepCopy } from './deep-copy';
 
@@ -147,15 +147,15 @@ class InMemoryCollection<T extends Document> implements Collection<T> {
     const targets = this.matching(filter, options);
     if (targets.length === 0) {
       if (!options.upsert) return { result: { matched: 0, modified: 0 }, ids: [] };
-      const created = seedFromFilter(filter) as T;
-      applyUpdate(created, withUpsertId(filter, update), true);
+      const created = applyUpdate(seedFromFilter(filter), withUpsertId(filter, update), true).doc as T;
       this.insert(created);
       return { result: { matched: 0, modified: 0, upsertedId: created._id }, ids: [created._id] };
     }
     let modified = 0;
     for (const current of targets) {
-      const next = copy(current);
-      if (!applyUpdate(next, update, false)) continue;
+      const { doc, changed } = applyUpdate(current, update, false);
+      if (!changed) continue;
+      const next = doc as T;
       if (next._id !== current._id) throw new Error(`${this.name}: an update cannot change _id`);
       this.replace(current, next);
       modified++;
@@ -266,32 +266,41 @@ function valueAt(doc: unknown, path: string): unknown {
 
 /** An upsert starts from the filter's equality conditions, as MongoDB does. */
 function seedFromFilter(filter: Filter): Record<string, unknown> {
-  const seed: Record<string, unknown> = {};
+  const equalities: Record<string, unknown> = {};
   for (const [path, condition] of Object.entries(filter)) {
     if (path.startsWith('$')) continue;
     const value = isOperatorObject(condition) ? condition.$eq : condition;
-    if (value !== undefined) applyOperator(seed, { $set: { [path]: value } });
+    if (value !== undefined) equalities[path] = value;
   }
-  return seed;
+  return applyUpdate({}, { $set: equalities }, true).doc;
 }
 
 function isOperatorObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && Object.keys(value).some((key) => key.startsWith('$'));
 }
 
-/** Applies each operator in turn; `$setOnInsert` only when inserting. Returns whether anything changed. */
-function applyUpdate(doc: Record<string, unknown>, update: Update, inserting: boolean): boolean {
+/**
+ * The next version of `stored` (which stays as it was): each operator applied in turn, copying only
+ * what changes; `$setOnInsert` only when inserting. Says whether anything changed.
+ */
+function applyUpdate(
+  stored: Record<string, unknown>,
+  update: Update,
+  inserting: boolean,
+): { doc: Record<string, unknown>; changed: boolean } {
+  const draft = new DocumentDraft(stored);
   let changed = false;
   for (const [operator, argument] of Object.entries(update)) {
     if (argument === undefined) continue;
     if (operator === '$setOnInsert' && !inserting) continue;
     const effective = operator === '$setOnInsert' ? '$set' : operator;
-    const plain = applyPlainOperator(doc, effective, argument as Record<string, unknown>);
+    const plain = applyPlainOperator(draft, effective, argument as Record<string, unknown>);
     if (plain !== undefined) {
       changed ||= plain;
       continue;
     }
-    if (applyOperator(doc, { [effective]: argument } as Parameters<typeof applyOperator>[1]).length > 0) changed = true;
+    const mingoUpdate = { [effective]: argument } as Parameters<typeof applyOperator>[1];
+    if (applyOperator(draft.ownAll(), mingoUpdate).length > 0) changed = true;
   }
-  return changed;
+  return { doc: draft.doc, changed };
 }

@@ -16,6 +16,7 @@ import type { EnrichJobRepository } from '../../store/enrich-jobs';
 import { callerOf } from './provider-jobs';
 import type { EnrichRunDocument, EnrichRunRepository } from '../../store/enrich-runs';
 import type { ProviderPort } from './providers';
+import { worstCasePerRow } from './prices';
 import { RowSink } from './row-sink';
 import type { RowWalker } from './walk-rows';
 
@@ -114,7 +115,7 @@ export class Enrichment {
     }
     const chain = CHAINS[request.capability];
     const rows = rowsOf(request);
-    const worstPerRow = await this.worstCasePerRow(chain);
+    const worstPerRow = await worstCasePerRow(this.deps.providers, chain);
     if (request.dryRun) {
       return {
         result: { dry_run: true, capability: chain.capability, chain: chain.steps.map(stepName), rows: rows.length },
@@ -173,17 +174,6 @@ export class Enrichment {
     if (request.payload !== undefined) await live.finished;
     else await Promise.race([live.finished, this.deps.sleep(this.deps.detachMs)]);
     return this.view(runId, datasetId, caller, live, account, held);
-  }
-
-  /** The most one row can cost: rule 1 bills one hit per row, plus a validation on personal_email. */
-  private async worstCasePerRow(chain: Chain): Promise<number> {
-    const prices = await Promise.all(
-      chain.steps.map(async (step) => (await this.deps.providers.contract(step.tool, step.method)).price),
-    );
-    const validation = chain.validator
-      ? (await this.deps.providers.contract(chain.validator.tool, chain.validator.method)).price
-      : 0;
-    return Math.max(0, ...prices) + validation;
   }
 
   /**

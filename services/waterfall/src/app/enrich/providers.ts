@@ -1,4 +1,5 @@
 import type { Caller } from '@rde/platform';
+import type { VendorPauses } from './vendor-pauses';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -49,6 +50,8 @@ export interface PacingOptions {
   readonly rateLimitBudgetMs: number;
   readonly sleep: (ms: number) => Promise<void>;
   readonly now?: () => number;
+  /** The vendors' 429 pauses shared with the other replicas; without it a pause is this replica's own. */
+  readonly shared?: Pick<VendorPauses, 'until' | 'pause'>;
 }
 
 /**
@@ -71,13 +74,16 @@ export class PacedProviders implements ProviderPort {
 
   async invoke(call: ProviderCall, caller: Caller): Promise<ProviderResult> {
     const gate = this.gateOf(call.tool);
+    const { shared } = this.options;
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
+      if (shared) gate.pauseUntil(await shared.until(call.tool));
       const result = await gate.run(() => this.inner.invoke(call, caller));
       if (result.ok || result.reason !== 'rate_limited' || waited >= this.options.rateLimitBudgetMs) return result;
       const pause = result.retryAfterMs ?? Math.min(250 * 2 ** attempt, 4_000);
       waited += pause;
       gate.pauseFor(pause);
+      await shared?.pause(call.tool, pause);
     }
   }
 
@@ -105,7 +111,12 @@ class Gate {
 
   /** No call starts before `ms` from now. */
   pauseFor(ms: number): void {
-    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
+    this.pauseUntil(this.now() + ms);
+  }
+
+  /** No call starts before `at` (epoch ms). */
+  pauseUntil(at: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, at);
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {

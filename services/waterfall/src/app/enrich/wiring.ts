@@ -1,9 +1,14 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { Clock, DocumentStore, KeyValue, ModuleContext, OutboxRelay } from '@rde/platform';
+import type { Bus, Clock, DocumentStore, KeyValue, ModuleContext, OutboxRelay } from '@rde/platform';
 import type { WaterfallClients } from '../../clients';
 import type { WaterfallConfig } from '../../config';
 import { EnrichJobPoller } from '../../jobs/enrich-job-poller';
+import { RunChunkWork } from '../../jobs/run-chunks';
+import { DatasetRunRepository } from '../../store/dataset-runs';
+import { RunChunkRepository } from '../../store/run-chunks';
+import { ChunkWorker } from '../runs/chunk-worker';
+import { EnrichRuns } from '../runs/enrich-runs';
 import { EnrichJobRepository } from '../../store/enrich-jobs';
 import { EnrichRunRepository } from '../../store/enrich-runs';
 import { CatalogProviders } from './catalog-providers';
@@ -11,15 +16,21 @@ import { EnrichJobs } from './enrich-jobs';
 import { Enrichment } from './enrichment';
 import { ProviderJobs } from './provider-jobs';
 import { PacedProviders } from './providers';
+import { VendorPauses } from './vendor-pauses';
 import { RowWalker } from './walk-rows';
 
 export interface EnrichStores {
   readonly runs: EnrichRunRepository;
   readonly jobs: EnrichJobRepository;
+  readonly chunks: RunChunkRepository;
 }
 
 export async function openEnrichStores(store: DocumentStore, clock: Clock): Promise<EnrichStores> {
-  return { runs: await EnrichRunRepository.open(store, clock), jobs: await EnrichJobRepository.open(store, clock) };
+  return {
+    runs: await EnrichRunRepository.open(store, clock),
+    jobs: await EnrichJobRepository.open(store, clock),
+    chunks: await RunChunkRepository.open(store, clock),
+  };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -32,16 +43,26 @@ export function buildEnrichment(deps: {
   clients: WaterfallClients;
   keyValue: KeyValue;
   relay: OutboxRelay;
+  bus: Bus;
 }) {
   const { ctx, config, stores, clients, relay } = deps;
   const clock = ctx.backends.clock;
-  const publish = (collection: EnrichRunRepository['collection'] | EnrichJobRepository['collection'], id: string) =>
+  const publish = (
+    collection:
+      EnrichRunRepository['collection'] | EnrichJobRepository['collection'] | RunChunkRepository['collection'],
+    id: string,
+  ) =>
     void relay
       .relayDocument(collection, id)
       .catch((error: unknown) => ctx.logger.warn({ err: error, id }, 'settlement left for the outbox relay'));
   const providers = new PacedProviders(
     new CatalogProviders(clients.catalog, ctx.logger, config.RDE_WATERFALL_STEP_DEADLINE_MS),
-    { concurrency: config.RDE_ENRICH_VENDOR_CONCURRENCY, rateLimitBudgetMs: 60_000, sleep },
+    {
+      concurrency: config.RDE_ENRICH_VENDOR_CONCURRENCY,
+      rateLimitBudgetMs: 60_000,
+      sleep,
+      shared: new VendorPauses(deps.keyValue, () => clock.now()),
+    },
   );
   const enrichJobs: EnrichJobs = new EnrichJobs(
     stores.jobs,
@@ -66,8 +87,9 @@ export function buildEnrichment(deps: {
     publish: (key) => publish(stores.jobs.collection, key),
     onHandedOffSettled: (job) => enrichJobs.releaseRunIfDone(job),
   });
+  const walker = new RowWalker(providers, providerJobs, ctx.logger);
   const enrichment = new Enrichment({
-    walker: new RowWalker(providers, providerJobs, ctx.logger),
+    walker,
     runs: stores.runs,
     jobs: stores.jobs,
     providers,
@@ -84,8 +106,46 @@ export function buildEnrichment(deps: {
     owner,
     leaseMs: config.RDE_ENRICH_JOB_LEASE_MS,
   });
+  const datasetRuns = new DatasetRunRepository(stores.runs, clock);
+  const chunkWorker = new ChunkWorker({
+    chunks: stores.chunks,
+    runs: datasetRuns,
+    jobs: stores.jobs,
+    walker,
+    dataset: clients.dataset,
+    clock,
+    logger: ctx.logger,
+    owner,
+    leaseMs: config.RDE_ENRICH_RUN_CHUNK_LEASE_MS,
+    publishChunk: (id) => publish(stores.chunks.collection, id),
+    publishRun: (runId) => publish(stores.runs.collection, runId),
+    releaseRunIfDone: (run) => enrichJobs.releaseRunIfDone({ ...run, run_id: run._id }),
+  });
+  const enrichRuns = new EnrichRuns({
+    runs: datasetRuns,
+    chunks: stores.chunks,
+    providers,
+    clients,
+    replayKeys: deps.keyValue,
+    clock,
+    logger: ctx.logger,
+    sleep,
+    publishRun: (runId) => publish(stores.runs.collection, runId),
+    options: {
+      chunkRows: config.RDE_ENRICH_RUN_CHUNK_ROWS,
+      detachMs: config.RDE_ENRICH_RUN_DETACH_MS,
+      blockMs: config.RDE_ENRICH_RUN_BLOCK_MS,
+      workspaceRunLimit: config.RDE_ENRICH_RUN_WORKSPACE_LIMIT,
+      holdTtlMs: config.RDE_WATERFALL_HOLD_TTL_MS,
+      replayWindowMs: config.RDE_ENRICH_REPLAY_WINDOW_MS,
+    },
+  });
   return {
-    handlers: { enrichment, enrichJobs },
+    handlers: { enrichment, enrichJobs, enrichRuns },
+    runChunks: new RunChunkWork(deps.bus, chunkWorker, stores.chunks, datasetRuns, ctx.logger, {
+      slots: config.RDE_ENRICH_RUN_SLOTS,
+      sweepMs: config.RDE_ENRICH_RUN_SWEEP_MS,
+    }),
     poller: new EnrichJobPoller(stores.jobs, providerJobs, ctx.logger, config.RDE_ENRICH_POLL_INTERVAL_MS, () =>
       enrichment.recoverLapsed(),
     ),

@@ -1,0 +1,175 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errors } from '@rde/platform';
+import { mcpOAuth } from '@rde/proto';
+import type { GatewayDependencies } from '../../dependencies';
+import { errorResponses } from '../../contract';
+import { AUTHORIZE_PATH, authorizeRoutes } from './authorize';
+import { issuerOf, MCP_PATH, PROTECTED_RESOURCE_PATH, resourceOf } from './index';
+import {
+  authorizationServerMetadata,
+  emptyBody,
+  oauthErrorBody,
+  protectedResourceMetadata,
+  registeredClient,
+  registrationBody,
+  revocationForm,
+  tokenForm,
+  tokenResponse,
+} from './oauth-schemas';
+
+const tags = ['mcp'];
+const open = { public: true } as const;
+const OAUTH_PATH = `${MCP_PATH}/oauth`;
+const SCOPES = ['mcp'];
+
+type Form = Record<string, string | undefined>;
+
+/**
+ * The MCP endpoint's OAuth 2.0 authorization server (decision 0029): metadata (RFC 9728, RFC 8414),
+ * authorization, registration (RFC 7591), token and revocation (RFC 7009). The gateway translates;
+ * the mcp service holds clients, grants and tokens.
+ */
+export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
+  const { mcpOAuth: oauth } = deps.clients;
+
+  app.get(
+    PROTECTED_RESOURCE_PATH,
+    { config: open, schema: { tags, response: { 200: protectedResourceMetadata } } },
+    async (request) => ({
+      resource: resourceOf(request),
+      authorization_servers: [issuerOf(request)],
+      scopes_supported: SCOPES,
+      bearer_methods_supported: ['header'],
+      resource_name: 'RDE',
+    }),
+  );
+
+  app.get(
+    '/.well-known/oauth-authorization-server',
+    { config: open, schema: { tags, response: { 200: authorizationServerMetadata } } },
+    async (request) => {
+      const issuer = issuerOf(request);
+      return {
+        issuer,
+        authorization_endpoint: `${issuer}${AUTHORIZE_PATH}`,
+        token_endpoint: `${issuer}${OAUTH_PATH}/token`,
+        registration_endpoint: `${issuer}${OAUTH_PATH}/register`,
+        revocation_endpoint: `${issuer}${OAUTH_PATH}/revoke`,
+        scopes_supported: SCOPES,
+        response_types_supported: ['code'],
+        grant_types_supported: ['authorization_code', 'refresh_token'],
+        code_challenge_methods_supported: ['S256'],
+        token_endpoint_auth_methods_supported: ['none'],
+        revocation_endpoint_auth_methods_supported: ['none'],
+        authorization_response_iss_parameter_supported: true,
+      };
+    },
+  );
+
+  app.post(
+    `${OAUTH_PATH}/register`,
+    {
+      config: open,
+      schema: {
+        tags,
+        body: registrationBody,
+        response: { 201: registeredClient, 400: oauthErrorBody, ...errorResponses(429) },
+      },
+    },
+    async (request, reply) => {
+      const { clientJson } = await oauth.registerClient({
+        metadataJson: Buffer.from(JSON.stringify(request.body)),
+        from: { ip: request.ip },
+      });
+      return reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send(JSON.parse(Buffer.from(clientJson).toString('utf8')));
+    },
+  );
+
+  await authorizeRoutes(app, deps);
+
+  await app.register(async (scope) => {
+    acceptFormBodies(scope);
+    // RFC 6749 §5.1: token responses, errors included, are never cached.
+    scope.addHook(
+      'onSend',
+      async (_request, reply) => void reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }),
+    );
+
+    scope.post<{ Body: Form }>(
+      `${OAUTH_PATH}/token`,
+      {
+        config: open,
+        schema: {
+          tags,
+          consumes: ['application/x-www-form-urlencoded'],
+          body: tokenForm,
+          response: { 200: tokenResponse, 400: oauthErrorBody, ...errorResponses(401, 429) },
+        },
+      },
+      async (request, reply) => {
+        const { tokenJson } = await oauth.exchangeToken({
+          ...mcpOAuth.ExchangeTokenRequest.fromJSON(declared(request.body, tokenForm)),
+          from: { ip: request.ip },
+        });
+        return sendJson(reply, tokenJson);
+      },
+    );
+
+    scope.post<{ Body: Form }>(
+      `${OAUTH_PATH}/revoke`,
+      {
+        config: open,
+        schema: {
+          tags,
+          consumes: ['application/x-www-form-urlencoded'],
+          body: revocationForm,
+          response: { 200: emptyBody, 400: oauthErrorBody },
+        },
+      },
+      async (request, reply) => {
+        await oauth.revokeToken(mcpOAuth.RevokeTokenRequest.fromJSON(declared(request.body, revocationForm)));
+        return reply.code(200).send();
+      },
+    );
+  });
+}
+
+/**
+ * Only the parameters a schema declares (RFC 6749 §3.1: others are ignored), by their wire names,
+ * so the contract's JSON reader sees nothing else.
+ */
+export function declared(form: Form, schema: { properties: Record<string, unknown> }): Form {
+  return Object.fromEntries(Object.keys(schema.properties).map((name) => [name, form[name]]));
+}
+
+function sendJson(reply: FastifyReply, json: Uint8Array) {
+  return reply.type('application/json; charset=utf-8').send(Buffer.from(json));
+}
+
+/**
+ * OAuth's request bodies are `application/x-www-form-urlencoded` (RFC 6749 §4.1.3, RFC 7009 §2.1);
+ * in this scope they are the only ones. A parameter sent twice is refused (RFC 6749 §3.1), and the
+ * parsed form has no prototype, so no key can reach one.
+ */
+export function acceptFormBodies(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request: FastifyRequest, text, done) => {
+      const form: Form = Object.create(null);
+      for (const [name, value] of new URLSearchParams(text as string)) {
+        if (name in form)
+          return done(
+            errors.badRequest({ detail: `${name} is sent more than once`, error: 'invalid_request' }),
+            undefined,
+          );
+        form[name] = value;
+      }
+      done(null, form);
+    },
+  );
+}

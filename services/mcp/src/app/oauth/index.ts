@@ -1,0 +1,32 @@
+import type { Clock, DocumentStore, KeyValue } from '@rde/platform';
+import type { AuthClient } from '../../clients';
+import type { AuthorizationServer } from '../../grpc/oauth-handlers';
+import { openOAuthStore } from '../../store';
+import { Authorization } from './authorization';
+import { RateLimit } from './rate-limit';
+import { ClientRegistration } from './registration';
+import { Tokens } from './tokens';
+
+export interface AuthorizationServerOptions {
+  readonly store: DocumentStore;
+  readonly counters: KeyValue;
+  readonly auth: AuthClient;
+  readonly clock: Clock;
+  readonly registerPerMinute: number;
+  readonly tokenPerMinute: number;
+}
+
+/** The MCP endpoint's OAuth 2.0 authorization server (decision 0029). */
+export async function createAuthorizationServer(options: AuthorizationServerOptions): Promise<AuthorizationServer> {
+  const { counters, clock } = options;
+  const store = await openOAuthStore(options.store);
+  return {
+    registration: new ClientRegistration(store, clock),
+    authorization: new Authorization(store, options.auth, clock),
+    tokens: new Tokens(store, clock),
+    limits: {
+      register: new RateLimit(counters, 'register', options.registerPerMinute),
+      token: new RateLimit(counters, 'token', options.tokenPerMinute),
+    },
+  };
+}

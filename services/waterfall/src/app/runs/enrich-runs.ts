@@ -1,0 +1,311 @@
+import {
+  errors,
+  httpError,
+  type Caller,
+  type Clock,
+  type KeyValue,
+  type Logger,
+  type NewOutboxEvent,
+} from '@rde/platform';
+import { topics, waterfallEvents } from '@rde/proto';
+import { CHAINS, inputFor, type Capability } from '../../domain/enrich/chains';
+import { enrichDatasetIdOf, newEnrichRunId } from '../../domain/enrich/ids';
+import { subjectOf, type Row } from '../../domain/enrich/subject';
+import { stepName } from '../../domain/enrich/walk';
+import {
+  chunkIdOf,
+  chunksOf,
+  partialBudgetWarning,
+  rowsCovered,
+  runReplayKeyOf,
+  sliceOf,
+  type Slice,
+} from '../../domain/runs/plan';
+import { runRequestOf, type RunRequest } from '../../domain/runs/request';
+import type { WaterfallClients } from '../../clients';
+import type { DatasetRunDocument, DatasetRunRepository } from '../../store/dataset-runs';
+import type { RunChunkDocument, RunChunkRepository } from '../../store/run-chunks';
+import { worstCasePerRow } from '../enrich/prices';
+import type { ProviderPort } from '../enrich/providers';
+import { runView, type RunView } from './run-view';
+
+/** Rows read from an input dataset per GetRows page (the dataset service's largest page). */
+const READ_PAGE = 1_000;
+/** Rows of the range a `preview` resolves the inputs of. */
+const PREVIEW_ROWS = 3;
+
+export interface EnrichRunsOptions {
+  readonly chunkRows: number;
+  /** How long a `detach` call waits for its run (spec: about 20 s). */
+  readonly detachMs: number;
+  /** How long a blocking call waits (under the gateway's ~100 s close) before answering the handle. */
+  readonly blockMs: number;
+  /** Dataset runs one workspace may have running at once (decision 0033). */
+  readonly workspaceRunLimit: number;
+  readonly holdTtlMs: number;
+  /** How long a `replay` key names its first run (the same window as single enrichments). */
+  readonly replayWindowMs: number;
+}
+
+export interface EnrichRunsDependencies {
+  readonly runs: DatasetRunRepository;
+  readonly chunks: RunChunkRepository;
+  readonly providers: ProviderPort;
+  readonly clients: WaterfallClients;
+  readonly replayKeys: KeyValue;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly sleep: (ms: number) => Promise<void>;
+  /** Publishes a run's outbox (its chunks' messages, its settlement) now. */
+  readonly publishRun: (runId: string) => void;
+  readonly options: EnrichRunsOptions;
+}
+
+/**
+ * Dataset enrichment runs (spec "Dataset enrichment runs", decisions 0031–0033): bad input is
+ * refused before anything is read or spent; the no-spend checks price and plan without a hold or a
+ * vendor call; a run holds what the balance covers of the worst case (402 when not one row), is cut
+ * into chunks that any replica works, and answers its summary, never rows.
+ */
+export class EnrichRuns {
+  constructor(private readonly deps: EnrichRunsDependencies) {}
+
+  async start(body: Record<string, unknown>, caller: Caller | undefined): Promise<RunView> {
+    if (!caller?.workspaceId) throw errors.unauthenticated();
+    const request = runRequestOf(body);
+    const who: Caller = request.sessionId ? { ...caller, sessionId: request.sessionId } : caller;
+    const rows = await this.rowsOf(request, who);
+    const slice = sliceOf(request.range, rows.length);
+    const perStep = await Promise.all(request.steps.map((step) => worstCasePerRow(this.deps.providers, CHAINS[step])));
+    const worstPerRow = perStep.reduce((sum, price) => sum + price, 0);
+    const inRange = slice.end - slice.start;
+    if (request.mode !== 'run') return this.check(request, rows, slice, perStep, who);
+
+    const runId = newEnrichRunId();
+    const replayKey = runReplayKeyOf(who.workspaceId, rows, request.steps, slice);
+    if (!(await this.deps.replayKeys.setIfAbsent(replayKey, runId, this.deps.options.replayWindowMs))) {
+      const first = await this.deps.replayKeys.get(replayKey);
+      const run = first ? await this.deps.runs.find(who.workspaceId, first) : null;
+      if (run) return this.view(run, { replayed: true });
+    }
+    let covered: number;
+    try {
+      await this.withinRunLimit(who);
+      covered = await this.hold(runId, worstPerRow, inRange, request, who);
+    } catch (error) {
+      // Nothing ran: the same request sent again must run, not reattach to a refusal.
+      await this.deps.replayKeys.delete(replayKey);
+      throw error;
+    }
+    const datasetId = request.inPlace ? request.input! : enrichDatasetIdOf(runId);
+    if (!request.inPlace) {
+      await this.deps.clients.dataset.createDataset(
+        {
+          datasetId,
+          name: request.outputName ?? `enrich run ${request.steps.join('+')} ${runId}`,
+          rowsJson: Buffer.from(JSON.stringify(rows)),
+          source: `enrich:run:${request.steps.join('+')}`,
+          runId,
+          sessionId: who.sessionId,
+        },
+        { caller: who },
+      );
+    }
+    await this.launch({ runId, datasetId, request, rows, slice, worstPerRow, covered, replayKey, caller: who });
+    const run = await this.waitFor(runId, who, request.detach ? this.deps.options.detachMs : this.deps.options.blockMs);
+    return this.view(run!);
+  }
+
+  async get(runId: string, caller: Caller | undefined): Promise<RunView> {
+    return this.view(await this.found(runId, caller), { sample: true });
+  }
+
+  /** Stops a running run (decision 0033): chunks not admitted yet walk nothing; the rest finish and bill. */
+  async cancel(runId: string, caller: Caller | undefined): Promise<RunView> {
+    await this.found(runId, caller);
+    await this.deps.runs.cancel(caller!.workspaceId, runId);
+    return this.view(await this.found(runId, caller));
+  }
+
+  private async found(runId: string, caller: Caller | undefined): Promise<DatasetRunDocument> {
+    if (!caller?.workspaceId) throw errors.unauthenticated();
+    const run = await this.deps.runs.find(caller.workspaceId, runId);
+    if (!run) throw errors.notFound(`no enrich run ${runId} in this workspace`);
+    return run;
+  }
+
+  /** The input's rows: input_rows as sent, or every row of the workspace's dataset (its 404 otherwise). */
+  private async rowsOf(request: RunRequest, caller: Caller): Promise<Row[]> {
+    if (request.inputRows) return [...request.inputRows];
+    const rows: Row[] = [];
+    for (let total = Infinity; rows.length < total;) {
+      const page = await this.deps.clients.dataset.getRows(
+        { datasetId: request.input!, page: { offset: rows.length, limit: READ_PAGE } },
+        { caller },
+      );
+      total = Number(page.page?.total ?? 0);
+      const batch = JSON.parse(page.rowsJson.toString('utf8')) as Row[];
+      if (batch.length === 0) break;
+      rows.push(...batch);
+    }
+    return rows;
+  }
+
+  /** Decision 0033: a workspace's running runs are bounded (429 `too_many_runs`). */
+  private async withinRunLimit(caller: Caller): Promise<void> {
+    const running = await this.deps.runs.running(caller.workspaceId);
+    const limit = this.deps.options.workspaceRunLimit;
+    if (running >= limit) {
+      throw httpError(429, {
+        error: 'too_many_runs',
+        detail: `This workspace already has ${running} enrich runs running (at most ${limit}); wait for one to end or cancel one`,
+        running,
+        limit,
+      });
+    }
+  }
+
+  /**
+   * Rule 2: holds the worst case of the rows the available credits cover. Not one row covered is
+   * billing's own 402 (Reserve of one row's worst case, refused); caps refuse the same way.
+   */
+  private async hold(runId: string, worstPerRow: number, inRange: number, request: RunRequest, caller: Caller) {
+    if (inRange === 0 || worstPerRow === 0) return inRange;
+    const { account } = await this.deps.clients.billing.getBalance({ recent: 0 }, { caller });
+    const covered = Math.max(1, rowsCovered(account?.available?.millicredits ?? 0, worstPerRow, inRange));
+    await this.deps.clients.billing.reserve(
+      {
+        holdId: runId,
+        runId,
+        amount: { millicredits: covered * worstPerRow },
+        ttlMs: this.deps.options.holdTtlMs,
+        description: `enrich run ${request.steps.join('+')}`,
+      },
+      { caller },
+    );
+    return covered;
+  }
+
+  /** The run and its chunks: chunks first, so a chunk message never names a chunk not yet written. */
+  private async launch(run: {
+    runId: string;
+    datasetId: string;
+    request: RunRequest;
+    rows: Row[];
+    slice: Slice;
+    worstPerRow: number;
+    covered: number;
+    replayKey: string;
+    caller: Caller;
+  }): Promise<void> {
+    const { runId, caller } = run;
+    const chunks = chunksOf(run.slice, this.deps.options.chunkRows);
+    const lapsed = new Date(0);
+    await this.deps.chunks.insert(
+      chunks.map((chunk, index): RunChunkDocument => ({
+        _id: chunkIdOf(runId, index),
+        run_id: runId,
+        workspace_id: caller.workspaceId,
+        chunk: index,
+        start: chunk.start,
+        end: chunk.end,
+        status: 'pending',
+        lease_owner: '',
+        lease_until: lapsed,
+      })),
+    );
+    const events: NewOutboxEvent[] = chunks.map((_, index) => ({
+      id: chunkIdOf(runId, index),
+      topic: topics.ENRICH_RUN_CHUNKS,
+      key: chunkIdOf(runId, index),
+      value: waterfallEvents.EnrichRunChunk.encode({ runId, chunk: index, workspaceId: caller.workspaceId }).finish(),
+    }));
+    await this.deps.runs.start(
+      {
+        _id: runId,
+        kind: 'dataset',
+        workspace_id: caller.workspaceId,
+        user_id: caller.userId,
+        session_id: caller.sessionId,
+        capability: run.request.steps.join('+'),
+        steps: [...run.request.steps],
+        dataset_id: run.datasetId,
+        input_dataset_id: run.request.input ?? '',
+        in_place: run.request.inPlace,
+        output_name: run.request.outputName ?? '',
+        row_total: run.rows.length,
+        range_start: run.slice.start,
+        range_end: run.slice.end,
+        total: run.slice.end - run.slice.start,
+        worst_per_row_millicredits: run.worstPerRow,
+        rows_covered: run.covered,
+        reserved_millicredits: run.covered * run.worstPerRow,
+        budget_left: run.covered * run.worstPerRow,
+        chunk_count: chunks.length,
+        rows: [],
+        lease_owner: '',
+        lease_until: lapsed,
+        replay_key: run.replayKey,
+      },
+      events,
+    );
+    this.deps.publishRun(runId);
+  }
+
+  /** Waits until the run ends or `ms` pass, then reads it. */
+  private async waitFor(runId: string, caller: Caller, ms: number): Promise<DatasetRunDocument | null> {
+    const deadline = this.deps.clock.now() + ms;
+    let run = await this.deps.runs.find(caller.workspaceId, runId);
+    while (run?.status === 'running' && this.deps.clock.now() < deadline) {
+      await this.deps.sleep(Math.min(250, Math.max(0, deadline - this.deps.clock.now())));
+      run = await this.deps.runs.find(caller.workspaceId, runId);
+    }
+    return run;
+  }
+
+  private async view(run: DatasetRunDocument, options: { replayed?: boolean; sample?: boolean } = {}) {
+    return runView(run, await this.deps.chunks.ofRun(run._id), this.deps.clients.dataset, options);
+  }
+
+  /** `estimate`, `dry_run`, `preview`: the price, the plan per step, the first rows' inputs; no hold, no vendor. */
+  private async check(request: RunRequest, rows: Row[], slice: Slice, perStep: number[], caller: Caller) {
+    const inRange = slice.end - slice.start;
+    const worstPerRow = perStep.reduce((sum, price) => sum + price, 0);
+    const { account } = await this.deps.clients.billing.getBalance({ recent: 0 }, { caller });
+    const available = account?.available?.millicredits ?? 0;
+    const covered = rowsCovered(available, worstPerRow, inRange);
+    const credits = (millicredits: number) => millicredits / 1000;
+    const plan = request.steps.map((step, i) => ({
+      step,
+      chain: CHAINS[step].steps.map(stepName),
+      rows: inRange,
+      would_charge_credits_max: credits(perStep[i]! * inRange),
+    }));
+    const preview = rows.slice(slice.start, Math.min(slice.end, slice.start + PREVIEW_ROWS)).map((row, i) => ({
+      row: slice.start + i,
+      steps: Object.fromEntries(request.steps.map((step) => [step, resolvedInputs(step, row)])),
+    }));
+    return {
+      status: request.mode,
+      rows: rows.length,
+      range: `${slice.start}:${slice.end}`,
+      in_range: inRange,
+      steps: request.steps,
+      ...(request.mode === 'dry_run' && { plan }),
+      ...(request.mode === 'preview' && { preview }),
+      _meta: {
+        credits_charged: 0,
+        would_charge_credits: credits(worstPerRow * inRange),
+        would_call: request.steps.flatMap((step) => CHAINS[step].steps.map(stepName)).join(' → '),
+        balance: credits(account?.balance?.millicredits ?? 0),
+        ...(covered < inRange && { warnings: [partialBudgetWarning(covered, inRange)] }),
+      },
+    };
+  }
+}
+
+/** What each provider of a step would be sent for a row (null: the row lacks what it needs, a free skip). */
+function resolvedInputs(step: Capability, row: Row) {
+  const subject = subjectOf(row);
+  return Object.fromEntries(CHAINS[step].steps.map((s) => [stepName(s), inputFor(s, subject) ?? null]));
+}
