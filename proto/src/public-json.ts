@@ -114,6 +114,11 @@ export function enrichMeta(meta: EnrichMeta) {
       : undefined,
     would_charge_credits: credits(meta.wouldChargeCredits),
     would_call: meta.wouldCall || undefined,
+    // Rule 9's `spending_cap_reached`, when a spending cap left rows out.
+    warnings:
+      meta.warningsJson.length > 0
+        ? (JSON.parse(Buffer.from(meta.warningsJson).toString('utf8')) as unknown)
+        : undefined,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }

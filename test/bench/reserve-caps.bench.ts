@@ -3,8 +3,8 @@
  * real store (production adapters when the backends env is exported, else the embedded ones),
  * called over gRPC as the catalog calls it. "Off": a workspace with no cap. "On": a workspace
  * with a workspace cap, the caller's member cap and a session cap, all far from reached, so every
- * Reserve does the full check and its compare-and-set. Sequential calls, alternating between the
- * two, then the same at a concurrency of 8 on each workspace (where capped Reserves serialize).
+ * Reserve does the full check and its guarded write. Sequential calls, alternating between the
+ * two, then the same at a concurrency of 8 on each workspace (where capped Reserves contend).
  * Every hold is released by a final settlement right after its Reserve, as finished work is.
  * Prints figures; asserts nothing on time.
  *

@@ -165,6 +165,23 @@ describe(`spend caps (${mode})`, () => {
       expect((await api(rde, 'POST', PAID_CALL, { key: member, body: PAID_BODY })).status).toBe(200);
     });
 
+    test('a workflow_run_id sent with a member key does not lift the member cap (decision 0041)', async () => {
+      const { owner, member, memberId } = await team();
+      await api(rde, 'PUT', `/api/v2/workspaces/members/${memberId}/spend-cap`, {
+        key: owner,
+        body: { cap_usd: 0.01 },
+      });
+      const before = (await sandboxCounters(rde)).pplgraph?.search?.requests ?? 0;
+      const refused = await api(rde, 'POST', '/search/people_search', {
+        key: member,
+        body: { query: { titles: ['CTO'] }, limit: 5, workflow_run_id: 'wfr_claimed_by_the_client' },
+      });
+      expect(refused.status).toBe(402);
+      expect(refused.body).toMatchObject({ reason: 'spending_cap_reached', cap_scope: 'member' });
+      expect((await sandboxCounters(rde)).pplgraph?.search?.requests ?? 0).toBe(before);
+      expect(await charges(owner)).toEqual([]);
+    });
+
     test('a member cannot set or clear member caps (owner-only 403)', async () => {
       const { member, memberId } = await team();
       const path = `/api/v2/workspaces/members/${memberId}/spend-cap`;

@@ -45,6 +45,15 @@ export const ENRICH_VENDORS = [
   'ringdirect',
 ] as const;
 
+/** Vendors that answer at once without rate limits, a short detach and poll budget: the rules' suites. */
+export const QUICK_ENRICHMENT_ENV = {
+  RDE_SANDBOX_LATENCY_SCALE: '0',
+  RDE_SANDBOX_RATE_LIMITS: 'false',
+  RDE_ENRICH_DETACH_MS: '1500',
+  RDE_ENRICH_POLL_BUDGET_MS: '2500',
+  RDE_ENRICH_POLL_INTERVAL_MS: '200',
+};
+
 export function enrichmentSupport(rde: () => RunningRde) {
   let workspaces = 0;
 

@@ -1,6 +1,13 @@
 import { api } from '../e2e/api';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
-import { chargedOf, enrichmentSupport, rowOf, type EnrichedRow, type Step } from './enrichment-support';
+import {
+  chargedOf,
+  enrichmentSupport,
+  QUICK_ENRICHMENT_ENV,
+  rowOf,
+  type EnrichedRow,
+  type Step,
+} from './enrichment-support';
 
 jest.setTimeout(240_000);
 
@@ -15,13 +22,7 @@ describe(`enrichment waterfalls (${mode})`, () => {
   const { workspace, person, staffOf, knobs, resetKnobs, callsDuring, settled, charges, datasetRows } = support;
 
   beforeAll(async () => {
-    rde = await startRde({
-      RDE_SANDBOX_LATENCY_SCALE: '0',
-      RDE_SANDBOX_RATE_LIMITS: 'false',
-      RDE_ENRICH_DETACH_MS: '1500',
-      RDE_ENRICH_POLL_BUDGET_MS: '2500',
-      RDE_ENRICH_POLL_INTERVAL_MS: '200',
-    });
+    rde = await startRde(QUICK_ENRICHMENT_ENV);
   });
 
   afterAll(async () => {

@@ -110,6 +110,24 @@ describe(`Feedback and support (${mode})`, () => {
     await waitUntil(async () => tracker.filed.some((issue) => issue.title === 'Export crashes'), 10_000);
   });
 
+  test("a session's feedback is stored as the workspace's feedback too and filed to the issue tracker", async () => {
+    const { session } = await signIn(rde, freshEmail('session-feedback'));
+    const started = await api(rde, 'POST', '/session/start', {
+      ...withCookie(session),
+      body: { steps: ['find people'], user_prompt: 'find CTOs' },
+    });
+    const sid = started.body.id as string;
+    const sent = await api(rde, 'POST', `/session/${sid}/feedback`, {
+      ...withCookie(session),
+      body: { message: 'Step 2 stalled\nthe enrichment never finished' },
+    });
+    expect(sent.status).toBe(200);
+    const listed = (await list(withCookie(session))).body.feedback;
+    expect(listed[0]).toMatchObject({ title: 'Step 2 stalled', category: 'session' });
+    await waitUntil(async () => tracker.filed.some((issue) => issue.title === 'Step 2 stalled'), 10_000);
+    expect(tracker.filed.find((issue) => issue.title === 'Step 2 stalled')!.body).toContain(sid);
+  });
+
   test('a failing issue tracker never turns the sent support email into an error', async () => {
     tracker.failWith(500);
     const { session } = await signIn(rde, freshEmail('tracker-down'));

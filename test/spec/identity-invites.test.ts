@@ -1,4 +1,4 @@
-import { api } from '../e2e/api';
+import { api, sandboxCounters } from '../e2e/api';
 import { mode, startRde, type RunningRde } from '../e2e/harness';
 import { linkToken, nthMailTo } from '../e2e/mail';
 import { freshEmail, requestSignIn, sessionCookieOf, signIn, withCookie } from '../e2e/sign-in';
@@ -67,6 +67,36 @@ describe(`Workspace invites (${mode})`, () => {
     expect((await invites(bearer)).body.invites[0].accepted_at).toEqual(expect.any(String));
     const byMember = await invite(withCookie(session, { 'x-workspace-id': workspaceId }), { email: freshEmail('x') });
     expect(byMember.status).toBe(403);
+  });
+
+  test("the invite's spend_cap_usd becomes the member's cap on acceptance: a call past it is 402 cap_scope member, nothing charged", async () => {
+    const { bearer, workspaceId } = await owner();
+    const email = freshEmail('capped-joins');
+    await invite(bearer, { email, spend_cap_usd: 0.05 });
+    const { session } = await signIn(rde, email);
+    const asMember = withCookie(session, { 'x-workspace-id': workspaceId });
+    const me = await api(rde, 'GET', '/api/v2/me', asMember);
+    expect(me.body.role).toBe('member');
+    const caps = await api(rde, 'GET', '/api/v2/workspaces/members/spend-caps', bearer);
+    expect(caps.body.members).toContainEqual(
+      expect.objectContaining({ user_id: me.body.user.id, role: 'member', cap_usd: 0.05, spent_30d_usd: 0 }),
+    );
+    // One credit (9.8 cents on the entry plan's price) is past a 5-cent cap.
+    const before = (await sandboxCounters(rde)).verimail?.verify?.requests ?? 0;
+    const refused = await api(rde, 'POST', '/tools/verimail/verify', {
+      ...asMember,
+      body: { payload: { email: 'ada@example.com' } },
+    });
+    expect(refused.status).toBe(402);
+    expect(refused.body).toMatchObject({ reason: 'spending_cap_reached', cap_scope: 'member', cap_usd: 0.05 });
+    expect((await sandboxCounters(rde)).verimail?.verify?.requests ?? 0).toBe(before);
+    const ledger = (await api(rde, 'GET', '/api/v2/billing/ledger.csv', bearer)).text;
+    const kinds = ledger
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(',')[2]);
+    expect(kinds).toEqual(['grant']);
   });
 
   test('accepting through the 6-digit code joins the workspace', async () => {

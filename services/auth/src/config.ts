@@ -6,6 +6,7 @@ import { CLAIM_TTL_MS, MAGIC_LINK_TTL_MS } from './domain/sign-in';
 export function authConfig(variables: NodeJS.ProcessEnv) {
   return loadConfig(
     {
+      RDE_RPC_DEADLINE_MS: env.milliseconds(10_000),
       /** The dev workspace owner's key; setting it also turns the dev workspace on outside all-in-one. */
       RDE_DEV_API_KEY: wellFormedKey.optional(),
       /** Where sign-in, set-password and invite emails go out (`smtp://user:pass@host:587`, `smtps://…`). Unset: logged, for development only. */

@@ -14,6 +14,7 @@ import { OAuthStateSecrets } from './app/oauth-state-secrets';
 import { Passwords } from './app/passwords';
 import { Sessions } from './app/sessions';
 import { VendorOAuthClient } from './clients/oauth-vendor';
+import { billingMemberCaps } from './clients/billing';
 import { OpenIdProvider } from './clients/openid';
 import { authConfig, type AuthConfig } from './config';
 import { Keyring } from './domain/sealing';
@@ -26,7 +27,7 @@ import { openAuthStore } from './store';
 export const authModule = grpcModule({
   name: 'auth',
   defaultPort: 7101,
-  dependencies: [],
+  dependencies: ['billing'],
   async build(ctx) {
     const config = authConfig(ctx.env);
     const { clock } = ctx.backends;
@@ -46,7 +47,8 @@ export const authModule = grpcModule({
         );
       }
     }
-    const members = new Members(repositories, clock);
+    const memberCaps = billingMemberCaps(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
+    const members = new Members(repositories, clock, memberCaps);
     const sessions = new Sessions(repositories, clock);
     const complete = new CompleteSignIn(repositories, members, sessions, clock);
     const links = new EmailedLinks(repositories, clock);
@@ -105,7 +107,10 @@ export const authModule = grpcModule({
         },
       ],
       healthy: async () => (await store.ping(), await counters.ping(), true),
-      close: async () => mail.close(),
+      close: async () => {
+        memberCaps.close();
+        await mail.close();
+      },
     };
   },
 });

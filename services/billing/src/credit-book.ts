@@ -1,5 +1,5 @@
 import { errors, type Clock, type ErrorBody, type Logger } from '@rde/platform';
-import { capRefusal, capTags } from './domain/caps';
+import { capTags, fitUnderCaps } from './domain/caps';
 import { insufficientCreditsBody } from './domain/holds';
 import { FREE_GRANT, freeGrantEntry } from './domain/ledger';
 import {
@@ -18,7 +18,16 @@ export type HoldRequest = Omit<NewHold, 'createdAt' | 'expiresAt'> & {
   ttlMs: number;
   userId: string;
   sessionId: string;
+  /** Work priced per unit: a spending cap may trim the hold to whole units (0 = all or nothing). */
+  unit?: number;
 };
+
+/** A standing hold: the account after it, what it holds, and the cap refusal that trimmed it. */
+export interface Reservation {
+  account: AccountDocument;
+  held: number;
+  trimmedBy?: ErrorBody;
+}
 
 /** Compare-and-set rounds before giving up; the settlement is then retried by the bus with backoff. */
 const MAX_ROUNDS = 50;
@@ -97,24 +106,27 @@ export class CreditBook {
    * guard makes a stale copy cost a retry, never a wrong hold, and a refusal or a standing hold
    * seen only on that copy is checked again on a fresh read.
    */
-  reserve(workspaceId: string, request: HoldRequest): Promise<AccountDocument> {
+  reserve(workspaceId: string, request: HoldRequest): Promise<Reservation> {
     let lastSeen = this.lastSeen.usable(workspaceId, request.sessionId);
     return untilSettled(`reserve of hold ${request.id}`, async () => {
       const stale = lastSeen;
       lastSeen = undefined;
       const account = stale ?? (await this.account(workspaceId));
-      if (ownEntry(account.holds, request.id)) return stale ? undefined : account;
+      const standing = ownEntry(account.holds, request.id);
+      if (standing) return stale ? undefined : { account, held: standing.amount };
       const now = this.clock.now();
       const tags = capTags(account, request.userId, request.sessionId, now);
-      const refusal = capRefusal(account, tags, request.amount, now);
-      if (refusal) return stale ? undefined : refuse(refusal);
-      if (account.available < request.amount) {
-        return stale ? undefined : refuse(insufficientCreditsBody(request.amount, account.available));
+      const fit = fitUnderCaps(account, tags, request.amount, request.unit ?? 0, now);
+      if ('refusal' in fit) return stale ? undefined : refuse(fit.refusal);
+      if (account.available < fit.amount) {
+        return stale ? undefined : refuse(insufficientCreditsBody(fit.amount, account.available));
       }
-      const hold = { ...request, createdAt: now, expiresAt: now + request.ttlMs };
-      const written = await this.accounts.reserve(workspaceId, hold, tags, capGuard(account, tags));
+      const hold = { ...request, amount: fit.amount, createdAt: now, expiresAt: now + request.ttlMs };
+      const written = await this.accounts.reserve(workspaceId, hold, tags, capGuard(account, tags, fit.amount, now));
       this.lastSeen.remember(workspaceId, written);
-      return written ?? undefined;
+      return written
+        ? { account: written, held: fit.amount, ...(fit.trimmedBy && { trimmedBy: fit.trimmedBy }) }
+        : undefined;
     });
   }
 

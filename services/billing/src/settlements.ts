@@ -153,12 +153,12 @@ export class Settlements {
     const onLedger = await this.ledger.balancesAfter(unseen.map(({ charge }) => charge.id));
     const toDraw = unseen.filter(({ charge }) => !onLedger.has(charge.id));
     if (toDraw.length === 0) return recorded;
-    const drawn = await this.accounts.draw(account, this.drawsOf(account, toDraw));
+    const drawn = await this.accounts.draw(account, this.drawsOf(account, toDraw), this.clock.now());
     return drawn && [...recorded, ...drawn];
   }
 
   private drawOf(account: AccountDocument, toDraw: PendingCharge[]) {
-    return drawWrite(account, this.drawsOf(account, toDraw));
+    return drawWrite(account, this.drawsOf(account, toDraw), this.clock.now());
   }
 
   /** The draws of these charges, never applied yet; a charge whose hold is gone is a late charge. */
@@ -170,7 +170,13 @@ export class Settlements {
           'charge arrived after its hold was released; applied as a late charge',
         );
       }
-      return { holdId: settlement.holdId, chargeId: charge.id, amount: charge.amount };
+      return {
+        holdId: settlement.holdId,
+        chargeId: charge.id,
+        amount: charge.amount,
+        userId: charge.userId,
+        sessionId: charge.sessionId,
+      };
     });
   }
 }

@@ -189,6 +189,22 @@ describe.each(BACKEND_KINDS)('billing service (%s backends)', (kind) => {
       expect(await money()).toEqual(accountOf(92, 10, 1));
     });
 
+    test('what no hold covered (a charge beyond its hold, a late charge) counts against the spending cap', async () => {
+      // Cap 12 credits. A hold of 5 is charged 8; then a late charge of 2 after its hold is gone.
+      await billing.caps.setWorkspaceCap({ capMillicredits: 12_000 }, callerOf(workspace));
+      await reserve('run_beyond', 5);
+      await publish('run_beyond', [['run_beyond:0:0', 8]], true);
+      await publish('run_gone', [['run_gone:0:0', 2]], true);
+      await drainSettlements();
+      expect(await money()).toEqual(accountOf(90, 0, 0));
+      // 10 of 12 spent: a hold of 3 would cross the cap, a hold of 2 does not.
+      expect(await rejection(reserve('run_next', 3))).toMatchObject({
+        status: 402,
+        body: { reason: 'spending_cap_reached', cap_scope: 'workspace', spent_30d: 10 },
+      });
+      await reserve('run_fits', 2);
+    });
+
     test('zero charges write nothing; malformed settlements are skipped without stalling the next', async () => {
       await reserve('run_zero', 5);
       await billing.bus.publish(SETTLEMENTS_TOPIC, [{ key: workspace, value: Buffer.from('not a settlement') }]);

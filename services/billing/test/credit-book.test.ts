@@ -56,9 +56,11 @@ describe('credit book crash windows', () => {
   test('drawn on the hold but not yet on the ledger, then the hold expired and was reaped: the replay bills nothing more', async () => {
     await ledger.insertNew([chargeEntry(settlement, charge, clock.now())]);
     expect(
-      await accounts.draw((await accounts.find(workspaceId))!, [
-        { holdId: 'run_crash', chargeId: charge.id, amount: charge.amount },
-      ]),
+      await accounts.draw(
+        (await accounts.find(workspaceId))!,
+        [{ holdId: 'run_crash', chargeId: charge.id, amount: charge.amount, userId: charge.userId, sessionId: '' }],
+        clock.now(),
+      ),
     ).toBeDefined();
     // killed here: the ledger entry has no balance_after yet
     clock.advance(61_000);
@@ -97,9 +99,11 @@ describe('credit book crash windows', () => {
 
   test('drawn on the account but killed before the ledger got the balance after: the replay records it, bills nothing more', async () => {
     await ledger.insertNew([chargeEntry(settlement, charge, clock.now())]);
-    await accounts.draw((await accounts.find(workspaceId))!, [
-      { holdId: 'run_crash', chargeId: charge.id, amount: charge.amount },
-    ]);
+    await accounts.draw(
+      (await accounts.find(workspaceId))!,
+      [{ holdId: 'run_crash', chargeId: charge.id, amount: charge.amount, userId: charge.userId, sessionId: '' }],
+      clock.now(),
+    );
 
     await settlements.apply([settlement]);
     expect(await money()).toEqual({ balance: 96_000, reserved: 0, available: 96_000, open_holds: 0 });
@@ -191,7 +195,7 @@ describe('reserve from the account as this replica last saw it', () => {
       status: 402,
       body: { error: 'insufficient_credits', available: 5 },
     });
-    expect((await one.reserve(workspaceId, hold('run_fits', 5_000))).available).toBe(0);
+    expect((await one.reserve(workspaceId, hold('run_fits', 5_000))).account.available).toBe(0);
   });
 
   test('a workspace cap the other replica set meanwhile applies here', async () => {

@@ -12,16 +12,18 @@ import {
   type Clock,
   type ServiceClient,
 } from '@rde/platform';
-import { billing, billingEvents } from '@rde/proto';
+import { billing, billingCaps, billingEvents } from '@rde/proto';
 import { billingModule } from '../src';
 
 export type BillingRpc = ServiceClient<typeof billing.BillingServiceService>['rpc'];
+export type SpendCapRpc = ServiceClient<typeof billingCaps.SpendCapServiceService>['rpc'];
 
 export interface RunningBilling {
   clock: ManualClock;
   /** where its gRPC server listens (every billing service) */
   address: string;
   rpc: BillingRpc;
+  caps: SpendCapRpc;
   /** Publishes on the bus billing consumes, as a producing service's outbox relay would. */
   bus: Bus;
   stop(): Promise<void>;
@@ -73,13 +75,16 @@ export async function startBilling(kind: BackendKind, env: NodeJS.ProcessEnv = {
     address: running.address,
     deadlineMs: 5_000,
   });
+  const caps = createClient(billingCaps.SpendCapServiceService, { address: running.address, deadlineMs: 5_000 });
   return {
     clock,
     address: running.address,
     rpc: client.rpc,
+    caps: caps.rpc,
     bus: await backends.bus('test-producer'),
     async stop() {
       client.close();
+      caps.close();
       await running.stop();
       await backends.close();
     },

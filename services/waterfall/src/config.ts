@@ -14,6 +14,8 @@ export function waterfallConfig(variables: NodeJS.ProcessEnv) {
       RDE_WATERFALL_OUTBOX_POLL_MS: env.milliseconds(2_000),
       /** A multi-row enrichment answers `running` (rule 6) once its rows take longer than this. */
       RDE_ENRICH_DETACH_MS: env.milliseconds(3_000),
+      /** Rule 7's replay window (spec "Limits": 15 minutes); tests shorten it to see a batch bill anew after it. */
+      RDE_ENRICH_REPLAY_WINDOW_MS: env.milliseconds(15 * 60_000),
       /** How long a request polls a provider job before answering `still_enriching` (rule 8). */
       RDE_ENRICH_POLL_BUDGET_MS: env.milliseconds(12_000),
       /** Between two polls of one provider job, and between two passes of the background poller. */

@@ -4,6 +4,7 @@ import { employerDomain, nameMatchesDomain } from '../src/domain/enrich/company-
 import { canonicalJson, replayKeyOf, validationChargeIdOf } from '../src/domain/enrich/ids';
 import { monthsBetween, profileOf } from '../src/domain/enrich/profile';
 import { rowsOf } from '../src/domain/enrich/request';
+import { cappedWalk, spendingCapWarning } from '../src/domain/enrich/spending-cap';
 import { subjectOf } from '../src/domain/enrich/subject';
 import {
   companyMatchOf,
@@ -295,5 +296,28 @@ describe('bad input is refused before anything is spent', () => {
     expect(refusal({ rows: Array.from({ length: 101 }, () => ({})) }).status).toBe(422);
     expect(refusal({}).status).toBe(422);
     expect(rowsOf({ payload: { name: 'Ada' } })).toEqual([{ name: 'Ada' }]);
+  });
+});
+
+describe('rule 9: rows a spending cap left out', () => {
+  test('every provider of the chain is a free skip with detail spending_cap_reached; the row is final', () => {
+    const walk = cappedWalk(CHAINS.personal_email);
+    expect(walk.done).toBe(true);
+    expect(chargedOf(walk)).toBe(0);
+    expect(walk.steps).toEqual([
+      { step: 'persona.lookup', outcome: 'skip', charged: 0, detail: 'spending_cap_reached' },
+      { step: 'homebase.lookup', outcome: 'skip', charged: 0, detail: 'spending_cap_reached' },
+    ]);
+  });
+
+  test('one warning: rows affected, providers skipped (the validator too), the cap scope', () => {
+    const warning = spendingCapWarning(CHAINS.personal_email, 4, { cap_scope: 'member', detail: 'Past your cap.' });
+    expect(warning).toMatchObject({
+      code: 'spending_cap_reached',
+      rows_affected: 4,
+      providers_skipped: ['persona', 'homebase', 'verimail'],
+      cap_scope: 'member',
+      message: expect.stringContaining('Past your cap.'),
+    });
   });
 });

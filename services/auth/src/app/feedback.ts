@@ -62,8 +62,13 @@ export class FeedbackDesk {
     });
     if (!caller?.userId || category !== 'technical') return undefined;
     const report = await this.file(caller, message, category);
-    void this.fileIssue(report);
+    this.fileIssueLater(report);
     return report._id;
+  }
+
+  /** Files a stored report to the issue tracker in the background: its failure is only logged. */
+  fileIssueLater(report: FeedbackDocument): void {
+    void this.fileIssue(report);
   }
 
   private async fileIssue(report: FeedbackDocument): Promise<void> {

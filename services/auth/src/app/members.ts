@@ -1,4 +1,5 @@
 import type { Clock } from '@rde/platform';
+import type { MemberCaps } from '../clients/billing';
 import type { AuthStore, InviteDocument, UserDocument } from '../store';
 
 /** Workspace membership as sign-in sees it: home workspaces and accepted invites. */
@@ -6,6 +7,7 @@ export class Members {
   constructor(
     private readonly store: AuthStore,
     private readonly clock: Clock,
+    private readonly caps: Pick<MemberCaps, 'apply'>,
   ) {}
 
   /**
@@ -32,8 +34,15 @@ export class Members {
     for (const invite of await this.store.invites.pendingFor(user.email)) await this.accept(invite, user);
   }
 
-  /** Joins the invite's workspace as a member (a member already stays as they are). */
+  /**
+   * Joins the invite's workspace as a member (a member already stays as they are). The invite's
+   * spend cap is applied first: a failure leaves the invite pending (the sign-in fails and can be
+   * retried), so nobody becomes a member without the cap they were invited under.
+   */
   async accept(invite: InviteDocument, user: UserDocument): Promise<void> {
+    if (invite.spend_cap_usd !== null) {
+      await this.caps.apply(invite.workspace_id, invite.invited_by_user_id, user._id, invite.spend_cap_usd);
+    }
     const now = this.clock.now();
     await this.store.memberships.add(invite.workspace_id, user._id, 'member', now);
     await this.store.invites.markAccepted(invite._id, now);

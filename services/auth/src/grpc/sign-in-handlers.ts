@@ -115,7 +115,9 @@ export function signInHandlers(useCases: SignInUseCases): Handlers<typeof signin
     },
     async createFeedback(request, { caller }) {
       const { message, category } = parseInput(feedbackInput, request);
-      return { feedback: toFeedback(await feedback.file(required(caller), message, category)) };
+      const report = await feedback.file(required(caller), message, category);
+      if (request.fileIssue) feedback.fileIssueLater(report);
+      return { feedback: toFeedback(report) };
     },
     async listFeedback(request, { caller }) {
       const { reports, total } = await feedback.page(required(caller), request.offset, request.limit);

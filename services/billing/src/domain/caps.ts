@@ -16,8 +16,6 @@ const DAY_MS = 24 * 60 * 60_000;
 /** The caps and spend counters the account document carries (all absent until first used). */
 export interface CapFields {
   plan_id: PlanId;
-  /** Bumped by every capped Reserve and every cap change: the compare-and-set guard of a capped Reserve. */
-  cap_rev?: number;
   /** Workspace cap, millicredits over the window. */
   workspace_cap?: number;
   /** Default USD cap (cents) of sessions started afterwards. */
@@ -57,11 +55,17 @@ export function memberKey(userId: string): string {
   return Buffer.from(userId, 'utf8').toString('base64url');
 }
 
+/** The days a rolling window counts: the last 30 UTC days up to today, and tomorrow (a replica's clock may run ahead). */
+export function windowDays(now: number): string[] {
+  return Array.from({ length: CAP_WINDOW_DAYS + 1 }, (_, index) =>
+    dayKey(now - (CAP_WINDOW_DAYS - 1 - index) * DAY_MS),
+  );
+}
+
 /** What the rolling window holds of a per-day counter. */
 export function windowSpend(days: Record<string, number> | undefined, now: number): number {
-  const oldest = dayKey(now - (CAP_WINDOW_DAYS - 1) * DAY_MS);
   let total = 0;
-  for (const [day, amount] of Object.entries(days ?? {})) if (day >= oldest) total += amount;
+  for (const day of windowDays(now)) total += days?.[day] ?? 0;
   return total;
 }
 
@@ -153,6 +157,38 @@ export function capRefusal(account: CapFields, tags: CapTags, amount: number, no
     }
   }
   return undefined;
+}
+
+/** What the member and workspace caps still allow (millicredits); Infinity when neither applies. */
+export function capRoom(account: CapFields, tags: CapTags, now: number): number {
+  let room = Infinity;
+  const memberCap = tags.member ? account.member_caps?.[tags.member] : undefined;
+  if (memberCap) {
+    const spent = windowSpend(account.member_spend?.[tags.member!], now);
+    room = Math.min(room, centsToMillicredits(memberCap.cap_cents, account.plan_id) - spent);
+  }
+  if (account.workspace_cap !== undefined)
+    room = Math.min(room, account.workspace_cap - windowSpend(account.spend, now));
+  return Math.max(0, room);
+}
+
+/** What a Reserve may hold under the caps, or the refusal it meets. */
+export type CapFit = { amount: number; trimmedBy?: ErrorBody } | { refusal: ErrorBody };
+
+/**
+ * The caps' answer to a Reserve of `amount`. Work priced per `unit` (an enrichment row, rule 9)
+ * that a member or workspace cap refuses whole is trimmed to the units that fit; a session cap
+ * (`session_limit`) is never trimmed around, and no unit fitting is the refusal itself.
+ */
+export function fitUnderCaps(account: CapFields, tags: CapTags, amount: number, unit: number, now: number): CapFit {
+  const refusal = capRefusal(account, tags, amount, now);
+  if (!refusal) return { amount };
+  if (unit <= 0 || refusal.reason !== 'spending_cap_reached') return { refusal };
+  const units = Math.min(Math.floor(amount / unit), Math.floor(capRoom(account, tags, now) / unit));
+  if (units === 0) return { refusal };
+  const trimmed = units * unit;
+  const stillRefused = capRefusal(account, tags, trimmed, now);
+  return stillRefused ? { refusal: stillRefused } : { amount: trimmed, trimmedBy: refusal };
 }
 
 /** The counters a hold of `amount` adds to (or, negative, gives back to). */

@@ -72,7 +72,9 @@ export function billingHandlers(deps: BillingHandlerDependencies): Handlers<type
       if (request.ttlMs < 0 || request.ttlMs > HOLD_TTL_MAX_MS) {
         throw errors.badRequest({ detail: `ttl_ms must be between 0 (the default) and ${HOLD_TTL_MAX_MS}` });
       }
-      const account = await book.reserve(workspaceId, {
+      const unit = request.unit?.millicredits ?? 0;
+      if (!isMillicredits(unit)) throw errors.badRequest({ detail: 'unit must be a whole number of millicredits' });
+      const { account, held, trimmedBy } = await book.reserve(workspaceId, {
         id: request.holdId,
         amount,
         ttlMs: request.ttlMs || deps.defaultHoldTtlMs,
@@ -80,8 +82,14 @@ export function billingHandlers(deps: BillingHandlerDependencies): Handlers<type
         description: request.description,
         userId: context.caller?.userId ?? '',
         sessionId: context.caller?.sessionId ?? '',
+        unit,
       });
-      return { holdId: request.holdId, account: toAccount(account) };
+      return {
+        holdId: request.holdId,
+        account: toAccount(account),
+        held: credits(held),
+        capRefusalJson: trimmedBy ? json(trimmedBy) : Buffer.alloc(0),
+      };
     },
   };
 }

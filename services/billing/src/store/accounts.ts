@@ -1,5 +1,5 @@
 import { DuplicateKeyError, type Collection, type Document, type Filter, type Update } from '@rde/platform';
-import { spendIncrements, type CapFields, type CapTags } from '../domain/caps';
+import { capTags, spendIncrements, type CapFields, type CapTags } from '../domain/caps';
 import { chargeKey, holdRemaining, splitCharge } from '../domain/holds';
 import type { PlanId } from '../domain/plans';
 import type { CapGuard } from './caps';
@@ -52,6 +52,9 @@ export interface Draw {
   holdId: string;
   chargeId: string;
   amount: number;
+  /** Whom the charge is for: what no hold covered counts against their caps. */
+  userId: string;
+  sessionId: string;
 }
 
 export interface NewHold {
@@ -122,7 +125,6 @@ export class AccountStore {
           reserved: hold.amount,
           open_holds: 1,
           ...spendIncrements(tags, hold.amount),
-          ...guard.increments,
         },
         $set: { [path]: record },
       },
@@ -138,10 +140,13 @@ export class AccountStore {
   /**
    * Draws charges in one compare-and-set on the balance and on the drawn amount of each hold they
    * draw on, so the balance after each one, stored with it, is exact. A charge whose hold is gone
-   * (released, expired) is a late charge. Returns what it recorded, or undefined when a guard failed.
+   * (released, expired) is a late charge. What no hold covered (a late charge, or a charge beyond
+   * its hold) is added to the caps' spend in the same write, where the hold's scopes (or the
+   * charge's member and session) would have counted it, so the next Reserve sees it.
+   * Returns what it recorded, or undefined when a guard failed.
    */
-  async draw(account: AccountDocument, draws: Draw[]): Promise<AppliedCharge[] | undefined> {
-    const { write, recorded } = drawWrite(account, draws);
+  async draw(account: AccountDocument, draws: Draw[], now: number): Promise<AppliedCharge[] | undefined> {
+    const { write, recorded } = drawWrite(account, draws, now);
     const result = await this.collection.updateOne(write.filter, write.update);
     return result.matched === 1 ? recorded : undefined;
   }
@@ -175,14 +180,19 @@ export interface AccountWrite {
  * The write drawing `draws` on the account as read (see AccountStore.draw), what it records for
  * each charge, and the holds it draws on as they are once it is applied.
  */
-export function drawWrite(account: AccountDocument, draws: Draw[]) {
+export function drawWrite(account: AccountDocument, draws: Draw[], now: number) {
   const filter: Filter = { _id: account._id, balance: account.balance };
   const $set: Record<string, unknown> = {};
   const $inc: Record<string, number> = { reserved: 0, available: 0 };
   const holdsAfter = new Map<string, HoldRecord>();
   const recorded: AppliedCharge[] = [];
   let balance = account.balance;
-  for (const { holdId, chargeId, amount } of draws) {
+  const countUncovered = (tags: CapTags, amount: number) => {
+    for (const [path, increment] of Object.entries(spendIncrements(tags, amount))) {
+      $inc[path] = ($inc[path] ?? 0) + increment;
+    }
+  };
+  for (const { holdId, chargeId, amount, userId, sessionId } of draws) {
     balance -= amount;
     const record = { charge_id: chargeId, balance_after: balance };
     recorded.push(record);
@@ -192,6 +202,7 @@ export function drawWrite(account: AccountDocument, draws: Draw[]) {
     $set[key] = record;
     if (!hold) {
       $inc.available -= amount;
+      countUncovered(capTags(account, userId, sessionId, now), amount);
       continue;
     }
     const before = holdsAfter.get(holdId) ?? hold;
@@ -199,6 +210,7 @@ export function drawWrite(account: AccountDocument, draws: Draw[]) {
     filter[`holds.${holdId}.drawn`] = hold.drawn;
     $inc.reserved -= fromHold;
     $inc.available -= beyondHold;
+    if (beyondHold > 0) countUncovered(hold.caps ?? capTags(account, userId, sessionId, now), beyondHold);
     $inc[`holds.${holdId}.drawn`] = before.drawn + amount - hold.drawn;
     holdsAfter.set(holdId, {
       ...before,

@@ -43,7 +43,7 @@ export async function startFakeDownstreams(): Promise<FakeDownstreams> {
         });
       }
       holds.set(request.holdId, amount);
-      return { holdId: request.holdId, account: account() };
+      return { holdId: request.holdId, account: account(), held: request.amount, capRefusalJson: Buffer.alloc(0) };
     },
   } as unknown as Handlers<typeof billing.BillingServiceService>;
 

@@ -93,5 +93,6 @@ function metaView(meta: EnrichMeta): waterfall.EnrichMeta {
     })),
     wouldChargeCredits: credits(meta.wouldCharge),
     wouldCall: meta.wouldCall ?? '',
+    warningsJson: meta.warnings ? Buffer.from(JSON.stringify(meta.warnings)) : Buffer.alloc(0),
   };
 }

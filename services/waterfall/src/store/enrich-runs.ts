@@ -31,6 +31,10 @@ export interface EnrichRunDocument {
   lease_owner: string;
   lease_until: Date;
   error?: string;
+  /** Rule 9: rows from this index on were left out by a spending cap; they count as done from the start. */
+  capped_from?: number;
+  /** `_meta.warnings` of the run (rule 9's `spending_cap_reached`). */
+  warnings?: Record<string, unknown>[];
   created_at: Date;
   finished_at?: Date;
   [field: string]: unknown;
@@ -49,7 +53,8 @@ export type NewEnrichRun = Pick<
   | 'rows'
   | 'lease_owner'
   | 'lease_until'
->;
+> &
+  Partial<Pick<EnrichRunDocument, 'capped_from' | 'warnings'>>;
 
 export class EnrichRunRepository {
   private constructor(
@@ -71,7 +76,7 @@ export class EnrichRunRepository {
   async start(run: NewEnrichRun): Promise<void> {
     await this.runs.insertOne({
       ...run,
-      done: 0,
+      done: run.capped_from === undefined ? 0 : run.total - run.capped_from,
       status: 'running',
       charges: [],
       charged_millicredits: 0,

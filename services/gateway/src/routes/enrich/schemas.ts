@@ -1,6 +1,6 @@
 import { publicSchemas } from '@rde/proto';
 import { jsonObject, pathParam } from '../../contract';
-import { credits, runMeteringProperties } from '../waterfall-meta';
+import { credits, runMeteringProperties, warnings } from '../waterfall-meta';
 
 /**
  * JSON schemas of the enrichment waterfall routes. The request schemas are the shared public
@@ -36,6 +36,7 @@ const meta = {
     },
     would_charge_credits: credits,
     would_call: { type: 'string' },
+    warnings,
   },
 } as const;
 

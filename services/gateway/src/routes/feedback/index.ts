@@ -29,7 +29,10 @@ export async function feedbackRoutes(app: FastifyInstance, deps: GatewayDependen
     { schema: { tags, body: feedbackBody, response: { 201: createdReport, ...errorResponses } } },
     async (request, reply) => {
       const { message, category = '' } = request.body;
-      const { feedback } = await signIn.createFeedback({ message, category }, { caller: request.caller });
+      const { feedback } = await signIn.createFeedback(
+        { message, category, fileIssue: false },
+        { caller: request.caller },
+      );
       return reply.code(201).send(publicReport(feedback!));
     },
   );

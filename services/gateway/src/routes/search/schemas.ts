@@ -6,7 +6,7 @@
 
 import { publicSchemas } from '@rde/proto';
 import { jsonObject, pathParam } from '../../contract';
-import { credits, runMeteringProperties } from '../waterfall-meta';
+import { credits, runMeteringProperties, warnings } from '../waterfall-meta';
 
 const anyObject = jsonObject();
 
@@ -53,15 +53,7 @@ const meta = {
     ...runMeteringProperties,
     would_charge_credits: credits,
     ignored_query_keys: { type: 'array', items: { type: 'string' } },
-    warnings: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { code: { type: 'string' } },
-        required: ['code'],
-        additionalProperties: true,
-      },
-    },
+    warnings,
   },
 } as const;
 

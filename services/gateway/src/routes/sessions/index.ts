@@ -101,7 +101,19 @@ export async function sessionRoutes(app: FastifyInstance, deps: GatewayDependenc
   app.post<Sid & { Body: { message: string } }>(
     '/session/:sid/feedback',
     withSid(feedbackBody),
-    async ({ params, body, caller }) =>
-      parse(await sessions.addSessionFeedback({ sessionId: params.sid, message: body.message }, { caller })),
+    async ({ params, body, caller, log }) => {
+      const answer = parse(
+        await sessions.addSessionFeedback({ sessionId: params.sid, message: body.message }, { caller }),
+      );
+      // Stored with the session above; also filed as workspace feedback and to the issue tracker,
+      // best-effort: neither failure turns the stored feedback into an error.
+      await deps.clients.signin
+        .createFeedback(
+          { message: `${body.message}\n\nsession ${params.sid}`, category: 'session', fileIssue: true },
+          { caller },
+        )
+        .catch((error: unknown) => log.warn({ err: error, sessionId: params.sid }, 'filing session feedback failed'));
+      return answer;
+    },
   );
 }

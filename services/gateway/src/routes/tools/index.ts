@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { newRunId } from '@rde/platform';
+import { newRunId, type Caller } from '@rde/platform';
 import { publicJson } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
+import { ENRICH_CAPABILITIES } from '../enrich/schemas';
 import {
   callBody,
   callResult,
@@ -16,6 +17,8 @@ import {
 } from './schemas';
 
 const tags = ['tools'];
+/** The waterfalls sold as tools, each with its own static POST /tools/{waterfall} route. */
+const WATERFALL_TOOLS = ['people_search', ...ENRICH_CAPABILITIES];
 /**
  * A paid call waits for a vendor (the catalog gives it up to RDE_PROVIDER_TIMEOUT_MS, 20 s by
  * default) besides Reserve and CreateDataset: it gets more than the default RPC deadline, so the
@@ -37,6 +40,16 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
     },
   );
 
+  const describe = async (name: string, caller: Caller) => {
+    const { tool, resolvedMethod } = await catalogClient.getTool({ tool: name }, { caller });
+    if (resolvedMethod) return { ...publicJson.methodContract(tool!, tool!.methods[0]), resolved_from: name };
+    return {
+      ...publicJson.toolHeader(tool!),
+      methods: tool!.methods.map((method) => publicJson.methodContract(tool!, method)),
+      ...(tool!.chain.length > 0 && { steps: await chainSteps(tool!.chain, caller) }),
+    };
+  };
+
   app.get<{ Params: { tool: string } }>(
     '/tools/:tool',
     {
@@ -46,19 +59,16 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
         response: { 200: { anyOf: [methodContract, toolDetail] } },
       },
     },
-    async (request) => {
-      const { tool, resolvedMethod } = await catalogClient.getTool(
-        { tool: request.params.tool },
-        { caller: request.caller },
-      );
-      if (resolvedMethod)
-        return { ...publicJson.methodContract(tool!, tool!.methods[0]), resolved_from: request.params.tool };
-      return {
-        ...publicJson.toolHeader(tool!),
-        methods: tool!.methods.map((method) => publicJson.methodContract(tool!, method)),
-      };
-    },
+    async (request) => describe(request.params.tool, request.caller),
   );
+
+  // A waterfall's static POST path (POST /tools/{waterfall}) shadows the parameter route above for
+  // every method (decision 0009), so its description is registered at the same static path.
+  for (const waterfall of WATERFALL_TOOLS) {
+    app.get(`/tools/${waterfall}`, { schema: { tags, response: { 200: toolDetail } } }, async (request) =>
+      describe(waterfall, request.caller),
+    );
+  }
 
   app.get<{ Params: { tool: string; method: string } }>(
     '/tools/:tool/:method',
@@ -102,6 +112,17 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
       return { ...(JSON.parse(resultJson.toString('utf8')) as object), _meta: publicJson.callMeta(meta!) };
     },
   );
+
+  /** A waterfall's steps, each with the provider method's description and price (what a hit costs). */
+  function chainSteps(chain: string[], caller: Caller) {
+    return Promise.all(
+      chain.map(async (step) => {
+        const [tool, method] = step.split('.') as [string, string];
+        const found = await catalogClient.getMethod({ tool, method }, { caller });
+        return { step, ...publicJson.methodSummary(found.method!) };
+      }),
+    );
+  }
 }
 
 function jsonBytes(value: unknown): Buffer {

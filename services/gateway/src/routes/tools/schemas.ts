@@ -87,7 +87,15 @@ const toolEntry = {
 /** A tool with the full contract of every method (GET /tools/{tool}). */
 export const toolDetail = {
   type: 'object',
-  properties: { ...toolHeader, methods: { type: 'array', items: methodContract } },
+  properties: {
+    ...toolHeader,
+    methods: { type: 'array', items: methodContract },
+    steps: {
+      type: 'array',
+      description: 'a waterfall only: each step in walking order, with what a hit on it costs',
+      items: { ...methodSummary, properties: { step: { type: 'string' }, ...methodSummary.properties } },
+    },
+  },
   required: toolEntry.required,
 } as const;
 

@@ -1,9 +1,15 @@
-import { errors, settlementEvent, type Caller, type Clock, type KeyValue, type Logger } from '@rde/platform';
+import { errors, RdeError, settlementEvent, type Caller, type Clock, type KeyValue, type Logger } from '@rde/platform';
 import type { billing } from '@rde/proto';
 import { CHAINS, isCapability, type Capability, type Chain } from '../../domain/enrich/chains';
 import { enrichDatasetIdOf, newEnrichRunId, replayKeyOf } from '../../domain/enrich/ids';
 import { MAX_ROWS, rowsOf } from '../../domain/enrich/request';
 import { subjectOf, type Row } from '../../domain/enrich/subject';
+import {
+  cappedWalk,
+  isSpendingCapRefusal,
+  spendingCapWarning,
+  type CapRefusal,
+} from '../../domain/enrich/spending-cap';
 import { chargedOf, enrichedRow, startWalk, stepName, type RowWalk } from '../../domain/enrich/walk';
 import type { WaterfallClients } from '../../clients';
 import type { EnrichJobRepository } from '../../store/enrich-jobs';
@@ -13,9 +19,6 @@ import type { ProviderPort } from './providers';
 import { worstCasePerRow } from './prices';
 import { RowSink } from './row-sink';
 import type { RowWalker } from './walk-rows';
-
-/** Spec "Limits": the replay window of an identical rows batch. */
-export const REPLAY_WINDOW_MS = 15 * 60_000;
 
 export interface EnrichRequest {
   readonly capability: string;
@@ -49,6 +52,7 @@ export interface EnrichMeta {
   readonly pendingJobs?: readonly PendingJobView[];
   readonly wouldCharge?: number;
   readonly wouldCall?: string;
+  readonly warnings?: readonly Record<string, unknown>[];
 }
 
 export interface EnrichResult {
@@ -66,6 +70,8 @@ export interface EnrichmentDependencies {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly holdTtlMs: number;
+  /** Rule 7: how long an identical rows batch replays the first run (spec "Limits": 15 minutes). */
+  readonly replayWindowMs: number;
   /** How long a rows call waits for its run before answering `running` (rule 6). */
   readonly detachMs: number;
   readonly sleep: (ms: number) => Promise<void>;
@@ -118,18 +124,29 @@ export class Enrichment {
     }
     const runId = newEnrichRunId();
     const replayKey = request.rows !== undefined ? replayKeyOf(caller.workspaceId, chain.capability, rows) : undefined;
-    if (replayKey && !(await this.deps.replayKeys.setIfAbsent(replayKey, runId, REPLAY_WINDOW_MS))) {
+    if (replayKey && !(await this.deps.replayKeys.setIfAbsent(replayKey, runId, this.deps.replayWindowMs))) {
       const first = await this.deps.replayKeys.get(replayKey);
       if (first) return this.replay(first, caller);
     }
-    const account = await this.reserve(runId, worstPerRow * rows.length, chain, caller, replayKey);
+    const { account, heldRows, refusal } = await this.reserve(
+      runId,
+      worstPerRow,
+      rows.length,
+      chain,
+      caller,
+      replayKey,
+    );
+    const held = worstPerRow * heldRows;
     const datasetId = enrichDatasetIdOf(runId);
     const subjects = rows.map(subjectOf);
+    const firstWalk = (i: number) => (i < heldRows ? startWalk() : cappedWalk(chain));
     await this.deps.clients.dataset.createDataset(
       {
         datasetId,
         name: `${chain.capability} ${runId}`,
-        rowsJson: Buffer.from(JSON.stringify(rows.map((row, i) => enrichedRow(chain, row, subjects[i]!, startWalk())))),
+        rowsJson: Buffer.from(
+          JSON.stringify(rows.map((row, i) => enrichedRow(chain, row, subjects[i]!, firstWalk(i)))),
+        ),
         source: `enrich:${chain.capability}`,
         runId,
         sessionId: caller.sessionId,
@@ -144,38 +161,62 @@ export class Enrichment {
       capability: chain.capability,
       dataset_id: datasetId,
       total: rows.length,
-      reserved_millicredits: worstPerRow * rows.length,
+      reserved_millicredits: held,
       rows,
+      ...(refusal && {
+        capped_from: heldRows,
+        warnings: [spendingCapWarning(chain, rows.length - heldRows, refusal)],
+      }),
       lease_owner: this.deps.owner,
       lease_until: new Date(this.deps.clock.now() + this.deps.leaseMs),
     });
-    const live = this.start({ runId, datasetId, caller, chain, rows, subjects });
+    const live = this.start({ runId, datasetId, caller, chain, rows, subjects, cappedFrom: heldRows });
     if (request.payload !== undefined) await live.finished;
     else await Promise.race([live.finished, this.deps.sleep(this.deps.detachMs)]);
-    return this.view(runId, datasetId, caller, live, account, worstPerRow * rows.length);
+    return this.view(runId, datasetId, caller, live, account, held);
   }
 
   /**
-   * Holds the run's worst case. Rule 9 (workspace spending cap) belongs here: billing's Reserve is
-   * where caps are checked, and a cap refusal will mark the affected rows `skip` with detail
-   * `spending_cap_reached` and add the `spending_cap_reached` warning instead of failing the call.
+   * Holds the run's worst case, row by row (rule 9): billing's Reserve checks the caps and, when a
+   * member or workspace spending cap refuses the whole run, holds the leading rows that fit. The
+   * rest are capped rows (`skip`, `spending_cap_reached`, asked of no provider); when none fits,
+   * every row is. Any other refusal (the balance, a session's cap) fails the call.
    */
-  private async reserve(runId: string, amount: number, chain: Chain, caller: Caller, replayKey?: string) {
+  private async reserve(
+    runId: string,
+    perRow: number,
+    rowCount: number,
+    chain: Chain,
+    caller: Caller,
+    replayKey?: string,
+  ): Promise<{ account?: billing.Account; heldRows: number; refusal?: CapRefusal }> {
+    // Nothing runs without a hold: the same rows sent again must run, not replay a refusal.
+    const forgetReplay = async () => {
+      if (replayKey) await this.deps.replayKeys.delete(replayKey);
+    };
     try {
-      const { account } = await this.deps.clients.billing.reserve(
+      const reply = await this.deps.clients.billing.reserve(
         {
           holdId: runId,
           runId,
-          amount: { millicredits: amount },
+          amount: { millicredits: perRow * rowCount },
+          unit: { millicredits: perRow },
           ttlMs: this.deps.holdTtlMs,
           description: `enrichment ${chain.capability}`,
         },
         { caller },
       );
-      return account;
+      const held = reply.held?.millicredits ?? perRow * rowCount;
+      const refusal =
+        reply.capRefusalJson.length > 0 ? (JSON.parse(reply.capRefusalJson.toString('utf8')) as CapRefusal) : undefined;
+      return { account: reply.account, heldRows: Math.floor(held / perRow), ...(refusal && { refusal }) };
     } catch (error) {
-      // Nothing ran: the same rows sent again must run, not replay a refusal.
-      if (replayKey) await this.deps.replayKeys.delete(replayKey);
+      await forgetReplay();
+      if (error instanceof RdeError && error.httpStatus === 402 && isSpendingCapRefusal(error.body)) {
+        // Not one row fits: all are capped, nothing is held; the answer still shows the balance.
+        const { account } = await this.deps.clients.billing.getBalance({ recent: 1 }, { caller });
+        return { account, heldRows: 0, refusal: error.body };
+      }
       throw error;
     }
   }
@@ -190,11 +231,17 @@ export class Enrichment {
     subjects: ReturnType<typeof subjectOf>[];
     /** A run taken over: only these rows still need their walk. */
     only?: ReadonlySet<number>;
+    /** Rule 9: rows from this index on were left out by a spending cap (already final). */
+    cappedFrom?: number;
   }): LiveRun {
     const { runId, datasetId, caller, chain } = run;
+    const cappedFrom = run.cappedFrom ?? run.rows.length;
+    const firstWalk = (i: number) => (i < cappedFrom ? startWalk() : cappedWalk(chain));
+    const only =
+      run.only ?? (cappedFrom < run.rows.length ? new Set(Array.from({ length: cappedFrom }, (_, i) => i)) : undefined);
     const live: LiveRun = {
-      rows: run.rows.map((row, i) => enrichedRow(chain, row, run.subjects[i]!, startWalk())),
-      walks: run.rows.map(() => startWalk()),
+      rows: run.rows.map((row, i) => enrichedRow(chain, row, run.subjects[i]!, firstWalk(i))),
+      walks: run.rows.map((_, i) => firstWalk(i)),
       charged: 0,
       finished: Promise.resolve(),
     };
@@ -235,7 +282,7 @@ export class Enrichment {
             rows: run.rows,
             subjects: run.subjects,
             asOf,
-            ...(run.only && { only: run.only }),
+            ...(only && { only }),
           },
           (index, walk, owed) => {
             live.walks[index] = walk;
@@ -396,6 +443,7 @@ export class Enrichment {
       settled: false,
       ...(run.status === 'running' && { pollAfterS: 2 }),
       pendingJobs: open.map((job) => pendingJobView(job.provider, job.job_id)),
+      ...(run.warnings && { warnings: run.warnings }),
     };
   }
 

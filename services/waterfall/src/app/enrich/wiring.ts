@@ -98,6 +98,7 @@ export function buildEnrichment(deps: {
     clock,
     logger: ctx.logger,
     holdTtlMs: config.RDE_WATERFALL_HOLD_TTL_MS,
+    replayWindowMs: config.RDE_ENRICH_REPLAY_WINDOW_MS,
     detachMs: config.RDE_ENRICH_DETACH_MS,
     sleep,
     publishRun: (runId) => publish(stores.runs.collection, runId),
@@ -136,6 +137,7 @@ export function buildEnrichment(deps: {
       blockMs: config.RDE_ENRICH_RUN_BLOCK_MS,
       workspaceRunLimit: config.RDE_ENRICH_RUN_WORKSPACE_LIMIT,
       holdTtlMs: config.RDE_WATERFALL_HOLD_TTL_MS,
+      replayWindowMs: config.RDE_ENRICH_REPLAY_WINDOW_MS,
     },
   });
   return {

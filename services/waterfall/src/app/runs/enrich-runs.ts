@@ -25,7 +25,6 @@ import { runRequestOf, type RunRequest } from '../../domain/runs/request';
 import type { WaterfallClients } from '../../clients';
 import type { DatasetRunDocument, DatasetRunRepository } from '../../store/dataset-runs';
 import type { RunChunkDocument, RunChunkRepository } from '../../store/run-chunks';
-import { REPLAY_WINDOW_MS } from '../enrich/enrichment';
 import { worstCasePerRow } from '../enrich/prices';
 import type { ProviderPort } from '../enrich/providers';
 import { runView, type RunView } from './run-view';
@@ -44,6 +43,8 @@ export interface EnrichRunsOptions {
   /** Dataset runs one workspace may have running at once (decision 0033). */
   readonly workspaceRunLimit: number;
   readonly holdTtlMs: number;
+  /** How long a `replay` key names its first run (the same window as single enrichments). */
+  readonly replayWindowMs: number;
 }
 
 export interface EnrichRunsDependencies {
@@ -82,7 +83,7 @@ export class EnrichRuns {
 
     const runId = newEnrichRunId();
     const replayKey = runReplayKeyOf(who.workspaceId, rows, request.steps, slice);
-    if (!(await this.deps.replayKeys.setIfAbsent(replayKey, runId, REPLAY_WINDOW_MS))) {
+    if (!(await this.deps.replayKeys.setIfAbsent(replayKey, runId, this.deps.options.replayWindowMs))) {
       const first = await this.deps.replayKeys.get(replayKey);
       const run = first ? await this.deps.runs.find(who.workspaceId, first) : null;
       if (run) return this.view(run, { replayed: true });
