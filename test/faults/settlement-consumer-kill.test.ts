@@ -11,7 +11,7 @@ const FREE_GRANT = 100;
  * Billing's settlement consumer is killed (SIGKILL) after it applied a settlement and before it
  * committed the Kafka offset, then restarted: the settlement is delivered again and applied as a
  * no-op, so the charge is on the ledger once and the balance moved once. Needs the real Kafka and
- * store, and a billing process of its own to kill: distributed mode only.
+ * store, and a billing process of its own to kill (the replica that applied it): distributed mode only.
  */
 const describeDistributed = mode === 'distributed' ? describe : describe.skip;
 
@@ -30,6 +30,12 @@ describeDistributed('fault: the settlement consumer dies between applying and co
   const deliveries = (runId: string) =>
     rde.logs().match(new RegExp(`"runId":"${runId}"[^\\n]*fault injection: settlement applied`, 'g'))?.length ?? 0;
 
+  /** The billing replica (`billing`, `billing/2`, …) that applied this run's settlement and paused: the one to kill. */
+  const applierOf = (runId: string) =>
+    rde
+      .logs()
+      .match(new RegExp(`\\[([^\\]]+)\\] [^\\n]*"runId":"${runId}"[^\\n]*fault injection: settlement applied`))![1]!;
+
   test('a paid call is billed exactly once across the kill and the replay', async () => {
     const call = await api(rde, 'POST', '/tools/pplgraph/search', {
       body: { payload: { query: { job_title: ['Software Engineer'] }, size: 3 } },
@@ -39,8 +45,9 @@ describeDistributed('fault: the settlement consumer dies between applying and co
     expect(charged).toBeGreaterThan(0);
 
     await waitUntil(async () => deliveries(runId) === 1, 30_000);
-    await rde.stopModule('billing', 'SIGKILL');
-    await rde.restartModule('billing');
+    const applier = applierOf(runId);
+    await rde.stopModule(applier, 'SIGKILL');
+    await rde.restartModule(applier);
     // The uncommitted settlement comes back once the group gives the dead member's partition away.
     await waitUntil(async () => deliveries(runId) === 2, 90_000, 250);
 
