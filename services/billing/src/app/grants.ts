@@ -2,6 +2,7 @@ import type { Clock, Logger } from '@rde/platform';
 import type { CreditBook } from '../credit-book';
 import { monthlyGrant, nextMonth, planGrantEntry, rolloverEntry, rolloverExcess } from '../domain/grants';
 import type { LedgerEntry } from '../domain/ledger';
+import { purchasedRemaining } from '../domain/purchases';
 import { isLive, type SubscriptionDocument } from '../domain/subscriptions';
 import type { GrantRepository } from '../store/grants';
 import type { LedgerStore } from '../store/ledger';
@@ -58,22 +59,33 @@ export class PlanGrants {
     const grant = planGrantEntry(workspaceId, subscription.plan_id, dueAt, amount, now);
     const account = await this.book.account(workspaceId);
     if (!this.grants.applied(account, grant._id)) {
-      const excess = rolloverExcess(account.balance, subscription.plan_id, amount);
+      // Purchased credits never expire: only the plan part of the balance is cut.
+      const planRemaining = account.balance - purchasedRemaining(account);
+      const excess = rolloverExcess(planRemaining, subscription.plan_id, amount);
       if (excess > 0) await this.write(workspaceId, rolloverEntry(grant._id, workspaceId, excess, now));
     }
     await this.write(workspaceId, grant);
     this.logger.info({ workspaceId, grantId: grant._id, amount }, 'plan credits granted');
   }
 
+  /** A purchase's credits, granted once however often its entry is written. */
+  async grantPurchase(entry: LedgerEntry): Promise<void> {
+    await this.write(entry.workspace_id, entry, true);
+    this.logger.info(
+      { workspaceId: entry.workspace_id, entryId: entry._id, amount: entry.amount },
+      'credits purchased',
+    );
+  }
+
   /** Ledger first (the first amount written wins), then the account once, then balance_after. */
-  private async write(workspaceId: string, entry: LedgerEntry): Promise<void> {
+  private async write(workspaceId: string, entry: LedgerEntry, purchase = false): Promise<void> {
     const stored = await this.ledger.insertOnce(entry);
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const account = await this.book.account(workspaceId);
       const applied = this.grants.applied(account, stored._id);
       if (applied)
         return this.ledger.recordBalancesAfter([{ charge_id: stored._id, balance_after: applied.balance_after }]);
-      await this.grants.apply(account, stored._id, stored.amount);
+      await this.grants.apply(account, stored._id, stored.amount, purchase);
     }
     throw new Error(`${entry._id}: its guarded write lost ${MAX_ROUNDS} races in a row`);
   }

@@ -3,6 +3,7 @@ import { errors, httpError, type Caller, type Clock, type Logger } from '@rde/pl
 import type { CreditBook } from '../credit-book';
 import type { PlanGrants } from './grants';
 import { PLAN_CATALOG, type PlanId } from '../domain/plans';
+import { purchaseEntry, purchaseMetadata, purchaseOf, topupTier, type CompletedCheckout } from '../domain/purchases';
 import { requireOwner } from '../domain/roles';
 import {
   SELF_SERVE_PLAN_IDS,
@@ -37,6 +38,16 @@ export interface SubscriptionOptions {
 export type ChangeResult =
   | { applied: 'immediate'; subscription: SubscriptionView }
   | { applied: 'scheduled'; effective_at: string; subscription: SubscriptionView };
+
+const topupPlanRequired = () =>
+  errors.paymentRequired({
+    error: 'plan_required',
+    feature: 'topup',
+    required_plan: SELF_SERVE_PLAN_IDS[0],
+    current_plan: 'free',
+    message: 'Buying credits needs a paid plan.',
+    detail: 'Buying credits needs a paid plan: subscribe first.',
+  });
 
 const noSubscription = () =>
   httpError(404, { error: 'no_subscription', detail: 'This workspace has no subscription (it is on Free).' });
@@ -89,6 +100,43 @@ export class Subscriptions {
         client_reference_id: caller.workspaceId,
         line_items: [{ quantity: 1, price_data: providerPrice(target.plan_id, target.cadence) }],
         subscription_data: { metadata },
+        metadata,
+        success_url: this.options.returnUrl,
+        cancel_url: this.options.returnUrl,
+      }),
+    );
+    if (!session.url) throw new Error('the payment provider returned a checkout session without a url');
+    return session.url;
+  }
+
+  /**
+   * A hosted checkout page paying once for a catalog top-up tier (decision 0040); the credits are
+   * granted by the webhook when the session completes paid.
+   */
+  async creditCheckout(caller: Caller, credits: number): Promise<string> {
+    const provider = this.enabled(caller);
+    const tier = topupTier(credits);
+    if (!tier) throw errors.badRequest({ detail: "credits must be one of the plan catalog's topup_tiers" });
+    const current = await this.subscriptions.find(caller.workspaceId);
+    if (PLAN_CATALOG.topup_requires_plan && !isLive(current)) throw topupPlanRequired();
+    const customer = await this.customer(provider, caller.workspaceId, current);
+    const metadata = purchaseMetadata(caller.workspaceId, tier.credits);
+    const session = await provided(
+      provider.checkout.sessions.create({
+        mode: 'payment',
+        customer,
+        client_reference_id: caller.workspaceId,
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: 'usd',
+              unit_amount: tier.amount_cents,
+              product_data: { name: `${tier.credits} RDE credits` },
+            },
+          },
+        ],
+        payment_intent_data: { metadata },
         metadata,
         success_url: this.options.returnUrl,
         cancel_url: this.options.returnUrl,
@@ -170,9 +218,7 @@ export class Subscriptions {
       throw errors.badRequest({ detail: 'invalid webhook signature' });
     }
     if (await this.subscriptions.eventSeen(event.id)) return false;
-    const applied = SUBSCRIPTION_EVENTS.has(event.type)
-      ? await this.applySubscription(event.data.object as unknown as ProviderSubscription, event.created)
-      : false;
+    const applied = await this.applyEvent(event);
     await this.subscriptions.recordEvent({
       _id: event.id,
       type: event.type,
@@ -206,6 +252,27 @@ export class Subscriptions {
       applied++;
     }
     return applied;
+  }
+
+  private async applyEvent(event: Stripe.Event): Promise<boolean> {
+    if (SUBSCRIPTION_EVENTS.has(event.type)) {
+      return this.applySubscription(event.data.object as unknown as ProviderSubscription, event.created);
+    }
+    if (event.type === 'checkout.session.completed') {
+      return this.applyPurchase(event.data.object as unknown as CompletedCheckout);
+    }
+    return false;
+  }
+
+  /** A paid credit checkout grants its credits once, keyed by the session (decision 0040). */
+  private async applyPurchase(session: CompletedCheckout): Promise<boolean> {
+    const purchase = purchaseOf(session);
+    if (!purchase) return false;
+    await this.book.account(purchase.workspaceId);
+    await this.grants.grantPurchase(
+      purchaseEntry(session.id, purchase.workspaceId, purchase.credits, this.clock.now()),
+    );
+    return true;
   }
 
   private async applySubscription(object: ProviderSubscription, created: number): Promise<boolean> {

@@ -31,7 +31,8 @@ export function rolloverExcess(balance: number, planId: PlanId, grant: number): 
   return Math.max(0, balance - (multiplier * grant - grant));
 }
 
-function entry(
+/** A ledger line the account applies whole (grants, cuts, purchases): no run, hold or member. */
+export function accountEntry(
   id: string,
   workspaceId: string,
   kind: LedgerEntry['kind'],
@@ -60,7 +61,7 @@ export function planGrantEntry(
   amount: number,
   now: number,
 ): LedgerEntry {
-  return entry(
+  return accountEntry(
     planGrantId(workspaceId, dueAt),
     workspaceId,
     'grant',
@@ -72,7 +73,7 @@ export function planGrantEntry(
 
 /** The rollover cut before a grant, keyed by that grant. */
 export function rolloverEntry(grantId: string, workspaceId: string, excess: number, now: number): LedgerEntry {
-  return entry(
+  return accountEntry(
     `rollover:${grantId}`,
     workspaceId,
     'correction',

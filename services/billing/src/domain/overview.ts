@@ -1,6 +1,7 @@
 import { CAP_WINDOW_DAYS, dayKey, windowSpend, type CapFields } from './caps';
 import { publicCredits } from './credits';
 import { FREE_GRANT_CREDITS, planById } from './plans';
+import { purchasedRemaining } from './purchases';
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -9,6 +10,8 @@ export interface OverviewAccount extends CapFields {
   balance: number;
   reserved: number;
   available: number;
+  purchased?: number;
+  purchased_total?: number;
 }
 
 /** Credits held or spent per UTC day over the cap window, oldest first, every day present. */
@@ -20,19 +23,19 @@ export function usageSeries(spend: Record<string, number> | undefined, now: numb
 }
 
 /**
- * The spec's buckets. Every credit so far is a plan credit (the free grant or a plan grant): no
- * purchase route exists yet, so the purchased bucket is empty and plan credits are all that is
- * spent (they are spent first in any case).
+ * The spec's buckets (decision 0040): `purchased_credits` is every credit bought, and of the
+ * balance the purchased counter covers the purchased part; the rest is plan credits, spent first.
  */
 export function buckets(account: OverviewAccount) {
   const plan = planById(account.plan_id);
+  const purchased = purchasedRemaining(account);
   const monthly = plan.monthly_credits || (plan.id === 'free' ? FREE_GRANT_CREDITS : 0);
   return {
     balance: publicCredits(account.balance),
     plan_credits: monthly,
-    purchased_credits: 0,
-    plan_remaining: publicCredits(Math.max(0, account.balance)),
-    purchased_remaining: 0,
+    purchased_credits: publicCredits(account.purchased_total ?? 0),
+    plan_remaining: publicCredits(Math.max(0, account.balance) - purchased),
+    purchased_remaining: publicCredits(purchased),
     rollover_cap:
       plan.rollover_cap_multiplier && plan.monthly_credits ? plan.rollover_cap_multiplier * plan.monthly_credits : null,
   };

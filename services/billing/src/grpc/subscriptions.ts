@@ -12,6 +12,9 @@ export function subscriptionHandlers(
     async checkout(request, context) {
       return { url: await subscriptions.checkout(callerOf(context), request.planId, request.cadence) };
     },
+    async creditCheckout(request, context) {
+      return { url: await subscriptions.creditCheckout(callerOf(context), request.credits) };
+    },
     async changeSubscription(request, context) {
       return { resultJson: json(await subscriptions.change(callerOf(context), request.planId, request.cadence)) };
     },

@@ -2,6 +2,7 @@ import { DuplicateKeyError, type Collection, type Document, type Filter, type Up
 import { capTags, spendIncrements, type CapFields, type CapTags } from '../domain/caps';
 import { chargeKey, holdRemaining, splitCharge } from '../domain/holds';
 import type { PlanId } from '../domain/plans';
+import { purchasedRemaining } from '../domain/purchases';
 import type { CapGuard } from './caps';
 
 /** A charge drawn on the account, kept where a replay looks for it (decision 0004, amended). */
@@ -40,6 +41,10 @@ export interface AccountDocument extends Document, CapFields {
   created_at: number;
   /** Plan grants and rollover cuts applied, by chargeKey(entry id) (decision 0022). */
   grants?: Record<string, { entry_id: string; balance_after: number }>;
+  /** Purchased millicredits not yet spent, spent after plan credits (decision 0040); absent = 0. */
+  purchased?: number;
+  /** Every purchased millicredit ever granted. */
+  purchased_total?: number;
 }
 
 /** A record's own entry: ids come from callers, so `constructor` must not find Object's. */
@@ -181,7 +186,13 @@ export interface AccountWrite {
  * each charge, and the holds it draws on as they are once it is applied.
  */
 export function drawWrite(account: AccountDocument, draws: Draw[], now: number) {
-  const filter: Filter = { _id: account._id, balance: account.balance };
+  // The purchased counter is guarded too: a purchase and a draw of the same amount in between
+  // would leave the balance as read but not the counter.
+  const filter: Filter = {
+    _id: account._id,
+    balance: account.balance,
+    purchased: account.purchased ?? { $exists: false },
+  };
   const $set: Record<string, unknown> = {};
   const $inc: Record<string, number> = { reserved: 0, available: 0 };
   const holdsAfter = new Map<string, HoldRecord>();
@@ -219,6 +230,8 @@ export function drawWrite(account: AccountDocument, draws: Draw[], now: number) 
     });
   }
   $set.balance = balance;
+  const purchasedAfter = purchasedRemaining({ balance, purchased: account.purchased });
+  if (purchasedAfter !== (account.purchased ?? 0)) $set.purchased = purchasedAfter;
   return { write: { filter, update: { $set, $inc } }, recorded, holdsAfter };
 }
 

@@ -17,15 +17,19 @@ export class GrantRepository {
     return ownEntry(account.grants ?? {}, chargeKey(entryId));
   }
 
-  /** Compare-and-set on the balance read, so the balance after it is exact; false on a lost race. */
-  async apply(account: AccountDocument, entryId: string, amount: number): Promise<boolean> {
+  /**
+   * Compare-and-set on the balance read, so the balance after it is exact; false on a lost race.
+   * A purchase also adds its credits to the purchased counter in the same write.
+   */
+  async apply(account: AccountDocument, entryId: string, amount: number, purchase = false): Promise<boolean> {
     const key = `grants.${chargeKey(entryId)}`;
     const balanceAfter = account.balance + amount;
+    const purchased: Record<string, number> = purchase ? { purchased: amount, purchased_total: amount } : {};
     const result = await this.accounts.updateOne(
       { _id: account._id, balance: account.balance, [key]: { $exists: false } },
       {
         $set: { balance: balanceAfter, [key]: { entry_id: entryId, balance_after: balanceAfter } },
-        $inc: { available: amount },
+        $inc: { available: amount, ...purchased },
       },
     );
     return result.matched === 1;

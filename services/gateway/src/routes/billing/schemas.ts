@@ -169,6 +169,21 @@ export const planChoiceBody = {
   additionalProperties: false,
 } as const;
 
+/** A credit purchase names one of the catalog's top-up tiers by its credits (decision 0040). */
+export const creditCheckoutBody = {
+  type: 'object',
+  properties: {
+    credits: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_CAP,
+      description: "whole credits of one of the plan catalog's topup_tiers (400 for any other figure)",
+    },
+  },
+  required: ['credits'],
+  additionalProperties: false,
+} as const;
+
 export const cancelBody = {
   type: 'object',
   properties: { resume: { type: 'boolean', default: false } },

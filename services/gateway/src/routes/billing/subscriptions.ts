@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDependencies } from '../../dependencies';
 import { parseJson } from './plan-state';
-import { cancelBody, changeResult, errorsOf, planChoiceBody, subscriptionResult, urlResult } from './schemas';
+import {
+  cancelBody,
+  changeResult,
+  creditCheckoutBody,
+  errorsOf,
+  planChoiceBody,
+  subscriptionResult,
+  urlResult,
+} from './schemas';
 
 const tags = ['billing'];
 /** The payment provider's signature header on webhook deliveries. */
@@ -27,6 +35,14 @@ export async function subscriptionRoutes(app: FastifyInstance, deps: GatewayDepe
       const { plan_id: planId, cadence } = request.body;
       return { url: (await subscriptions.checkout({ planId, cadence }, { caller: request.caller })).url };
     },
+  );
+
+  app.post<{ Body: { credits: number } }>(
+    '/api/v2/billing/credits/checkout',
+    schema(creditCheckoutBody, urlResult, 402),
+    async (request) => ({
+      url: (await subscriptions.creditCheckout({ credits: request.body.credits }, { caller: request.caller })).url,
+    }),
   );
 
   app.post<PlanChoice>(

@@ -1,0 +1,190 @@
+import Stripe from 'stripe';
+import { api } from '../e2e/api';
+import { newTeam } from '../e2e/teams';
+import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
+
+jest.setTimeout(180_000);
+
+const OWNER_ONLY = { detail: 'Only the workspace owner can manage billing.' };
+const CHECKOUT = '/api/v2/billing/credits/checkout';
+const WEBHOOK = '/api/v2/billing/stripe/webhook';
+const WEBHOOK_SECRET = 'whsec_rde_spec_tests';
+/** stripe-mock from deploy/backends.sh (its default address when the env is not exported). */
+const STRIPE_API_BASE = process.env.RDE_STRIPE_API_BASE ?? 'http://127.0.0.1:12111';
+
+/** The SDK's own helper signs test deliveries exactly as the provider does. */
+const signer = new Stripe('sk_test_rdespec', { host: '127.0.0.1' });
+
+/** Spec "Billing": credit checkout (decision 0040) and the overview's buckets. */
+describe(`credit purchases without a payment provider (${mode})`, () => {
+  let rde: RunningRde;
+
+  beforeAll(async () => {
+    rde = await startRde({ RDE_STRIPE_SECRET_KEY: '', RDE_STRIPE_WEBHOOK_SECRET: '' });
+  });
+
+  afterAll(async () => {
+    await rde?.stop();
+  });
+
+  test('credit checkout answers 503 stripe_disabled to the owner, 403 owner-only to a member', async () => {
+    const { owner, member } = await newTeam(rde, 'buynostripe');
+    const asOwner = await api(rde, 'POST', CHECKOUT, { key: owner, body: { credits: 500 } });
+    expect({ status: asOwner.status, body: asOwner.body }).toEqual({ status: 503, body: { error: 'stripe_disabled' } });
+    const asMember = await api(rde, 'POST', CHECKOUT, { key: member, body: { credits: 500 } });
+    expect({ status: asMember.status, body: asMember.body }).toEqual({ status: 403, body: OWNER_ONLY });
+  });
+});
+
+describe(`credit purchases on the payment provider (${mode})`, () => {
+  let rde: RunningRde;
+
+  beforeAll(async () => {
+    rde = await startRde({
+      RDE_STRIPE_SECRET_KEY: 'sk_test_rdespec',
+      RDE_STRIPE_API_BASE: STRIPE_API_BASE,
+      RDE_STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    });
+  });
+
+  afterAll(async () => {
+    await rde?.stop();
+  });
+
+  let eventSeq = 0;
+  const eventId = () => `evt_buy_${Date.now()}_${++eventSeq}`;
+  const now = () => Math.floor(Date.now() / 1000);
+  const deliver = (event: object) => {
+    const payload = JSON.stringify(event);
+    return api(rde, 'POST', WEBHOOK, {
+      key: null,
+      body: event,
+      headers: { 'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) },
+    });
+  };
+  /** The provider's report that a credit checkout session was paid. */
+  const paidCheckout = (workspaceId: string, sessionId: string, credits: number, id = eventId()) => ({
+    id,
+    object: 'event',
+    type: 'checkout.session.completed',
+    created: now(),
+    data: {
+      object: {
+        id: sessionId,
+        object: 'checkout.session',
+        mode: 'payment',
+        payment_status: 'paid',
+        metadata: { purpose: 'credit_purchase', workspace_id: workspaceId, credits: String(credits) },
+      },
+    },
+  });
+
+  /** A Starter workspace: the provider told us its subscription is active. */
+  const subscribed = async () => {
+    const team = await newTeam(rde, 'buy');
+    const start = now();
+    const created = await deliver({
+      id: eventId(),
+      object: 'event',
+      type: 'customer.subscription.created',
+      created: start,
+      data: {
+        object: {
+          id: `sub_${team.workspaceId}`,
+          object: 'subscription',
+          customer: `cus_${team.workspaceId}`,
+          status: 'active',
+          cancel_at_period_end: false,
+          metadata: { workspace_id: team.workspaceId, plan_id: 'starter', cadence: 'monthly' },
+          items: {
+            data: [
+              { id: `si_${team.workspaceId}`, current_period_start: start, current_period_end: start + 2_592_000 },
+            ],
+          },
+        },
+      },
+    });
+    expect(created.status).toBe(200);
+    return team;
+  };
+  const overview = async (key: string) => (await api(rde, 'GET', '/api/v2/billing/overview', { key })).body;
+  const bucketsOf = async (key: string) => {
+    const { balance, plan_remaining, purchased_credits, purchased_remaining } = (await overview(key)).buckets;
+    return { balance, plan_remaining, purchased_credits, purchased_remaining };
+  };
+
+  test('credit checkout returns the hosted page url to the owner of a subscribed workspace', async () => {
+    const { owner } = await subscribed();
+    const response = await api(rde, 'POST', CHECKOUT, { key: owner, body: { credits: 2000 } });
+    expect({ status: response.status, url: response.body.url }).toEqual({
+      status: 200,
+      url: expect.stringMatching(/^https:\/\//),
+    });
+  });
+
+  test('credit checkout is owner-only (403), needs a plan on Free (402 plan_required topup), and a catalog tier (400)', async () => {
+    const free = await newTeam(rde, 'buyfree');
+    const member = await api(rde, 'POST', CHECKOUT, { key: free.member, body: { credits: 500 } });
+    expect({ status: member.status, body: member.body }).toEqual({ status: 403, body: OWNER_ONLY });
+    const onFree = await api(rde, 'POST', CHECKOUT, { key: free.owner, body: { credits: 500 } });
+    expect({ status: onFree.status, body: onFree.body }).toMatchObject({
+      status: 402,
+      body: { error: 'plan_required', feature: 'topup', current_plan: 'free', required_plan: 'starter' },
+    });
+    const { owner } = await subscribed();
+    const notATier = await api(rde, 'POST', CHECKOUT, { key: owner, body: { credits: 501 } });
+    expect(notATier.status).toBe(400);
+    for (const body of [{}, { credits: 'many' }, { credits: 500, extra: true }]) {
+      expect((await api(rde, 'POST', CHECKOUT, { key: owner, body })).status).toBe(422);
+    }
+  });
+
+  test('a paid checkout grants its credits once, even when the provider delivers it twice', async () => {
+    const { workspaceId, owner } = await subscribed();
+    const before = await bucketsOf(owner);
+    const sessionId = `cs_test_${workspaceId}`;
+    const event = paidCheckout(workspaceId, sessionId, 500);
+    expect((await deliver(event)).status).toBe(200);
+    expect((await deliver(event)).status).toBe(200); // the same event again
+    expect((await deliver(paidCheckout(workspaceId, sessionId, 500))).status).toBe(200); // a new event, same session
+    expect(await bucketsOf(owner)).toEqual({
+      balance: before.balance + 500,
+      plan_remaining: before.plan_remaining,
+      purchased_credits: 500,
+      purchased_remaining: 500,
+    });
+    const purchases = (await overview(owner)).recent_ledger.filter((row: { kind: string }) => row.kind === 'topup');
+    expect(purchases).toEqual([
+      expect.objectContaining({ id: `purchase:${sessionId}`, amount: 500, balance_after: before.balance + 500 }),
+    ]);
+  });
+
+  test('an unpaid checkout session grants nothing', async () => {
+    const { workspaceId, owner } = await subscribed();
+    const before = await bucketsOf(owner);
+    const unpaid = paidCheckout(workspaceId, `cs_unpaid_${workspaceId}`, 500);
+    unpaid.data.object.payment_status = 'unpaid';
+    expect((await deliver(unpaid)).status).toBe(200);
+    expect(await bucketsOf(owner)).toEqual(before);
+  });
+
+  test('plan credits are spent before purchased ones', async () => {
+    const { workspaceId, owner, member } = await subscribed();
+    expect((await deliver(paidCheckout(workspaceId, `cs_spend_${workspaceId}`, 500))).status).toBe(200);
+    const before = await bucketsOf(owner);
+    const call = await api(rde, 'POST', '/tools/verimail/verify', {
+      key: member,
+      body: { payload: { email: 'a@b.co' } },
+    });
+    expect(call.status).toBe(200);
+    await waitUntil(async () => (await api(rde, 'GET', '/billing/balance', { key: owner })).body._meta.settled, 30_000);
+    expect(await bucketsOf(owner)).toEqual({
+      balance: before.balance - 1,
+      plan_remaining: before.plan_remaining - 1,
+      purchased_credits: 500,
+      purchased_remaining: 500,
+    });
+    const { recent_ledger: ledger } = await overview(owner);
+    expect(ledger[0]).toMatchObject({ kind: 'charge', amount: -1, run_id: call.body._meta.run_id });
+  });
+});
