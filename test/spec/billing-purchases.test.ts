@@ -1,5 +1,5 @@
-import Stripe from 'stripe';
 import { api } from '../e2e/api';
+import { NO_STRIPE_ENV, STRIPE_ENV, deliverSigned } from '../e2e/stripe';
 import { newTeam } from '../e2e/teams';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
 
@@ -7,20 +7,13 @@ jest.setTimeout(180_000);
 
 const OWNER_ONLY = { detail: 'Only the workspace owner can manage billing.' };
 const CHECKOUT = '/api/v2/billing/credits/checkout';
-const WEBHOOK = '/api/v2/billing/stripe/webhook';
-const WEBHOOK_SECRET = 'whsec_rde_spec_tests';
-/** stripe-mock from deploy/backends.sh (its default address when the env is not exported). */
-const STRIPE_API_BASE = process.env.RDE_STRIPE_API_BASE ?? 'http://127.0.0.1:12111';
-
-/** The SDK's own helper signs test deliveries exactly as the provider does. */
-const signer = new Stripe('sk_test_rdespec', { host: '127.0.0.1' });
 
 /** Spec "Billing": credit checkout (decision 0040) and the overview's buckets. */
 describe(`credit purchases without a payment provider (${mode})`, () => {
   let rde: RunningRde;
 
   beforeAll(async () => {
-    rde = await startRde({ RDE_STRIPE_SECRET_KEY: '', RDE_STRIPE_WEBHOOK_SECRET: '' });
+    rde = await startRde(NO_STRIPE_ENV);
   });
 
   afterAll(async () => {
@@ -40,11 +33,7 @@ describe(`credit purchases on the payment provider (${mode})`, () => {
   let rde: RunningRde;
 
   beforeAll(async () => {
-    rde = await startRde({
-      RDE_STRIPE_SECRET_KEY: 'sk_test_rdespec',
-      RDE_STRIPE_API_BASE: STRIPE_API_BASE,
-      RDE_STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    });
+    rde = await startRde(STRIPE_ENV);
   });
 
   afterAll(async () => {
@@ -54,14 +43,8 @@ describe(`credit purchases on the payment provider (${mode})`, () => {
   let eventSeq = 0;
   const eventId = () => `evt_buy_${Date.now()}_${++eventSeq}`;
   const now = () => Math.floor(Date.now() / 1000);
-  const deliver = (event: object) => {
-    const payload = JSON.stringify(event);
-    return api(rde, 'POST', WEBHOOK, {
-      key: null,
-      body: event,
-      headers: { 'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) },
-    });
-  };
+  const deliver = (event: object) => deliverSigned(rde, JSON.stringify(event));
+
   /** The provider's report that a credit checkout session was paid. */
   const paidCheckout = (workspaceId: string, sessionId: string, credits: number, id = eventId()) => ({
     id,

@@ -1,19 +1,12 @@
-import Stripe from 'stripe';
 import { api } from '../e2e/api';
+import { NO_STRIPE_ENV, STRIPE_ENV, WEBHOOK, deliverSigned } from '../e2e/stripe';
 import { newTeam } from '../e2e/teams';
 import { mode, startRde, type RunningRde } from '../e2e/harness';
 
 jest.setTimeout(180_000);
 
 const OWNER_ONLY = { detail: 'Only the workspace owner can manage billing.' };
-const WEBHOOK = '/api/v2/billing/stripe/webhook';
-const WEBHOOK_SECRET = 'whsec_rde_spec_tests';
-/** stripe-mock from deploy/backends.sh (its default address when the env is not exported). */
-const STRIPE_API_BASE = process.env.RDE_STRIPE_API_BASE ?? 'http://127.0.0.1:12111';
 const DAY_S = 24 * 60 * 60;
-
-/** The SDK's own helper signs test deliveries exactly as the provider does. */
-const signer = new Stripe('sk_test_rdespec', { host: '127.0.0.1' });
 
 const SELF_SERVE_ROUTES: [string, string, object | undefined][] = [
   ['POST', '/api/v2/billing/subscription/checkout', { plan_id: 'starter', cadence: 'monthly' }],
@@ -26,7 +19,7 @@ describe(`subscriptions without a payment provider (${mode})`, () => {
   let rde: RunningRde;
 
   beforeAll(async () => {
-    rde = await startRde({ RDE_STRIPE_SECRET_KEY: '', RDE_STRIPE_WEBHOOK_SECRET: '' });
+    rde = await startRde(NO_STRIPE_ENV);
   });
 
   afterAll(async () => {
@@ -62,11 +55,7 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
   let rde: RunningRde;
 
   beforeAll(async () => {
-    rde = await startRde({
-      RDE_STRIPE_SECRET_KEY: 'sk_test_rdespec',
-      RDE_STRIPE_API_BASE: STRIPE_API_BASE,
-      RDE_STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    });
+    rde = await startRde(STRIPE_ENV);
   });
 
   afterAll(async () => {
@@ -106,12 +95,7 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
       },
     });
   };
-  const deliver = (payload: string, secret = WEBHOOK_SECRET) =>
-    api(rde, 'POST', WEBHOOK, {
-      key: null,
-      body: JSON.parse(payload),
-      headers: { 'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret }) },
-    });
+  const deliver = (payload: string, secret?: string) => deliverSigned(rde, payload, secret);
   const now = () => Math.floor(Date.now() / 1000);
   const me = async (key: string) => (await api(rde, 'GET', '/api/v2/me', { key })).body;
 

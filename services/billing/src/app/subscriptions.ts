@@ -91,22 +91,13 @@ export class Subscriptions {
         detail: 'This workspace already has a subscription: use /change.',
       });
     }
-    const customer = await this.customer(provider, caller.workspaceId, current);
     const metadata = providerMetadata(caller.workspaceId, target.plan_id, target.cadence);
-    const session = await provided(
-      provider.checkout.sessions.create({
-        mode: 'subscription',
-        customer,
-        client_reference_id: caller.workspaceId,
-        line_items: [{ quantity: 1, price_data: providerPrice(target.plan_id, target.cadence) }],
-        subscription_data: { metadata },
-        metadata,
-        success_url: this.options.returnUrl,
-        cancel_url: this.options.returnUrl,
-      }),
-    );
-    if (!session.url) throw new Error('the payment provider returned a checkout session without a url');
-    return session.url;
+    return this.hostedCheckout(provider, caller.workspaceId, current, {
+      mode: 'subscription',
+      line_items: [{ quantity: 1, price_data: providerPrice(target.plan_id, target.cadence) }],
+      subscription_data: { metadata },
+      metadata,
+    });
   }
 
   /**
@@ -119,31 +110,22 @@ export class Subscriptions {
     if (!tier) throw errors.badRequest({ detail: "credits must be one of the plan catalog's topup_tiers" });
     const current = await this.subscriptions.find(caller.workspaceId);
     if (PLAN_CATALOG.topup_requires_plan && !isLive(current)) throw topupPlanRequired();
-    const customer = await this.customer(provider, caller.workspaceId, current);
     const metadata = purchaseMetadata(caller.workspaceId, tier.credits);
-    const session = await provided(
-      provider.checkout.sessions.create({
-        mode: 'payment',
-        customer,
-        client_reference_id: caller.workspaceId,
-        line_items: [
-          {
-            quantity: 1,
-            price_data: {
-              currency: 'usd',
-              unit_amount: tier.amount_cents,
-              product_data: { name: `${tier.credits} RDE credits` },
-            },
+    return this.hostedCheckout(provider, caller.workspaceId, current, {
+      mode: 'payment',
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: 'usd',
+            unit_amount: tier.amount_cents,
+            product_data: { name: `${tier.credits} RDE credits` },
           },
-        ],
-        payment_intent_data: { metadata },
-        metadata,
-        success_url: this.options.returnUrl,
-        cancel_url: this.options.returnUrl,
-      }),
-    );
-    if (!session.url) throw new Error('the payment provider returned a checkout session without a url');
-    return session.url;
+        },
+      ],
+      payment_intent_data: { metadata },
+      metadata,
+    });
   }
 
   async change(caller: Caller, planId: string, cadence: string): Promise<ChangeResult> {
@@ -311,6 +293,27 @@ export class Subscriptions {
     const current = await this.subscriptions.find(workspaceId);
     if (!current || !isLive(current)) throw noSubscription();
     return current;
+  }
+
+  /** A hosted checkout session for the workspace's customer, returning to our billing page. */
+  private async hostedCheckout(
+    provider: Stripe,
+    workspaceId: string,
+    current: SubscriptionDocument | null,
+    params: Stripe.Checkout.SessionCreateParams,
+  ): Promise<string> {
+    const customer = await this.customer(provider, workspaceId, current);
+    const session = await provided(
+      provider.checkout.sessions.create({
+        ...params,
+        customer,
+        client_reference_id: workspaceId,
+        success_url: this.options.returnUrl,
+        cancel_url: this.options.returnUrl,
+      }),
+    );
+    if (!session.url) throw new Error('the payment provider returned a checkout session without a url');
+    return session.url;
   }
 
   private async customer(provider: Stripe, workspaceId: string, current: SubscriptionDocument | null) {
