@@ -175,9 +175,9 @@ export const creditCheckoutBody = {
   properties: {
     credits: {
       type: 'integer',
-      minimum: 1,
-      maximum: MAX_CAP,
-      description: "whole credits of one of the plan catalog's topup_tiers (400 for any other figure)",
+      // The catalog's tiers (billing's domain/plans.ts; the spec test buys each tier GET /plans lists).
+      enum: [500, 2000, 5000],
+      description: "whole credits of one of the plan catalog's topup_tiers",
     },
   },
   required: ['credits'],
