@@ -30,11 +30,28 @@ describe('decision 0031: a run request is read before anything is spent', () => 
     expect(runRequestOf({ input_rows: rows, waterfalls: ['personal_email'], preview: true }).mode).toBe('preview');
   });
 
+  test('a tool.method step maps its arguments from row columns', () => {
+    const steps = [
+      'email_enrichment',
+      { tool: 'mailfinder', method: 'find', args: { first_name: 'first', domain: { column: 'company_domain' } } },
+    ];
+    expect(runRequestOf({ input_rows: rows, steps }).steps).toEqual([
+      'email_enrichment',
+      { tool: 'mailfinder', method: 'find', args: { first_name: 'first', domain: 'company_domain' } },
+    ]);
+    expect(runRequestOf({ input_rows: rows, steps: ['dialbook.lookup'] }).steps).toEqual([
+      { tool: 'dialbook', method: 'lookup', args: {} },
+    ]);
+    expect(
+      issuesOf({ input_rows: rows, steps: [{ tool: 'mailfinder', method: 'find', args: { domain: 3 } }] }),
+    ).toEqual(['body.steps.0']);
+  });
+
   test('every problem is one item of the list', () => {
     expect(issuesOf({ input_rows: rows })).toEqual(['body.steps']);
     expect(issuesOf({ input: 'ds_a', input_rows: rows, steps: ['email_enrichment'] })).toEqual(['body.input']);
     expect(issuesOf({ input_rows: rows, steps: ['email_enrichment', 'email_enrichment'] })).toEqual(['body.steps.1']);
-    expect(issuesOf({ input_rows: rows, steps: ['mailfinder.find', 'nope'] })).toEqual([
+    expect(issuesOf({ input_rows: rows, steps: [{ tool: 'mailfinder' }, 'nope'] })).toEqual([
       'body.steps.0',
       'body.steps.1',
     ]);
