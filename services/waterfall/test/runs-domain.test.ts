@@ -1,6 +1,7 @@
-import { RdeError } from '@rde/platform';
+import { isRunId, RdeError } from '@rde/platform';
 import { chunksOf, rowsCovered, runReplayKeyOf, sliceOf } from '../src/domain/runs/plan';
 import { runRequestOf } from '../src/domain/runs/request';
+import { toolArgsOf, toolCallRunIdOf } from '../src/domain/runs/tool-steps';
 
 /** The 422's validation list of a body, or [] when it is accepted. */
 function issuesOf(body: Record<string, unknown>): string[] {
@@ -45,6 +46,19 @@ describe('decision 0031: a run request is read before anything is spent', () => 
     expect(
       issuesOf({ input_rows: rows, steps: [{ tool: 'mailfinder', method: 'find', args: { domain: 3 } }] }),
     ).toEqual(['body.steps.0']);
+  });
+
+  test('a tool step sends the mapped columns that hold a value, under a catalog run id fixed by run, row and step', () => {
+    const step = { tool: 'mailfinder', method: 'find', args: { first_name: 'first', domain: 'site' } };
+    expect(toolArgsOf(step, { first: 'Ada', site: '', other: 1 })).toEqual({ first_name: 'Ada' });
+    const id = toolCallRunIdOf('enr_1', 7, 'mailfinder.find');
+    expect(isRunId(id)).toBe(true);
+    // A redelivered chunk calls again under the same id: catalog answers its stored outcome, uncharged.
+    expect(toolCallRunIdOf('enr_1', 7, 'mailfinder.find')).toBe(id);
+    expect(
+      new Set([id, toolCallRunIdOf('enr_1', 8, 'mailfinder.find'), toolCallRunIdOf('enr_2', 7, 'mailfinder.find')])
+        .size,
+    ).toBe(3);
   });
 
   test('every problem is one item of the list', () => {
