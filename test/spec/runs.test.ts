@@ -229,6 +229,70 @@ describe(`dataset enrichment runs (${mode})`, () => {
     await billedOnce(key, charged + (other.body._meta.credits_charged as number));
   });
 
+  test('steps: a tool.method step calls the method once per row with its arguments read from row columns; each hit billed once', async () => {
+    const key = await workspace();
+    const rows = (await Promise.all([0, 1, 2].map((i) => person(9300 + i)))).map((p) => ({
+      first: p.firstName,
+      last: p.lastName,
+      company_domain: p.company.domain,
+    }));
+    const find = {
+      tool: 'mailfinder',
+      method: 'find',
+      args: { first_name: 'first', last_name: { column: 'last' }, domain: 'company_domain' },
+    };
+    const checks = await callsDuring(async () => [
+      await run(key, { input_rows: rows, steps: [find], estimate: true }),
+      await run(key, { input_rows: rows, steps: [find], preview: true }),
+    ]);
+    expect(checks.calls).toEqual({});
+    const [estimate, preview] = checks.result;
+    expect(estimate!.body._meta).toMatchObject({
+      credits_charged: 0,
+      would_charge_credits: 3,
+      would_call: 'mailfinder.find',
+    });
+    expect(preview!.body.preview[0].steps['mailfinder.find']['mailfinder.find']).toEqual({
+      first_name: rows[0]!.first,
+      last_name: rows[0]!.last,
+      domain: rows[0]!.company_domain,
+    });
+
+    const { result, calls } = await callsDuring(() => run(key, { input_rows: rows, steps: [find] }));
+    expect(result.status).toBe(200);
+    expect(calls).toEqual({ 'mailfinder.find': 3 });
+    const out = (await rowsOf(key, result.body._meta.dataset_id)) as unknown as Record<string, unknown>[];
+    expect(out).toHaveLength(3);
+    const found = out.filter((row) => (row['mailfinder.find'] as { data?: { email?: string } }).data?.email);
+    expect(found.length).toBeGreaterThan(0);
+    for (const [i, row] of out.entries()) expect(row).toMatchObject(rows[i]!);
+    expect(result.body._meta).toMatchObject({ status: 'completed', credits_charged: found.length });
+    expect(result.body.summary.by_step['mailfinder.find']).toEqual({ hits: found.length });
+    await billedOnce(key, found.length);
+  });
+
+  test('steps: an unknown tool method, a required argument not mapped or an undeclared one is 422 before any charge', async () => {
+    const key = await workspace();
+    const rows = await people(9400, 2);
+    const bad = [
+      { input_rows: rows, steps: [{ tool: 'mailfinder', method: 'guess', args: {} }] },
+      { input_rows: rows, steps: ['nosuchtool.find'] },
+      { input_rows: rows, steps: [{ tool: 'mailfinder', method: 'find', args: { first_name: 'name' } }] },
+      {
+        input_rows: rows,
+        steps: [{ tool: 'mailfinder', method: 'find', args: { first_name: 'a', last_name: 'b', shoe: 'c' } }],
+      },
+    ];
+    const { result, calls } = await callsDuring(() => Promise.all(bad.map((body) => run(key, body))));
+    for (const response of result) {
+      expect(response.status).toBe(422);
+      expect(response.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'steps', 0] })]);
+    }
+    expect(result[2]!.body.detail[0].msg).toMatch(/last_name/);
+    expect(calls).toEqual({});
+    expect(await charges(key)).toEqual([]);
+  });
+
   test('errors: malformed runs are 422 with the validation list, another workspace input is 404; nothing is charged', async () => {
     const key = await workspace();
     const rows = await people(9000, 3);

@@ -1,6 +1,7 @@
-import { RdeError } from '@rde/platform';
+import { isRunId, RdeError } from '@rde/platform';
 import { chunksOf, rowsCovered, runReplayKeyOf, sliceOf } from '../src/domain/runs/plan';
 import { runRequestOf } from '../src/domain/runs/request';
+import { toolArgsOf, toolCallRunIdOf } from '../src/domain/runs/tool-steps';
 
 /** The 422's validation list of a body, or [] when it is accepted. */
 function issuesOf(body: Record<string, unknown>): string[] {
@@ -30,11 +31,41 @@ describe('decision 0031: a run request is read before anything is spent', () => 
     expect(runRequestOf({ input_rows: rows, waterfalls: ['personal_email'], preview: true }).mode).toBe('preview');
   });
 
+  test('a tool.method step maps its arguments from row columns', () => {
+    const steps = [
+      'email_enrichment',
+      { tool: 'mailfinder', method: 'find', args: { first_name: 'first', domain: { column: 'company_domain' } } },
+    ];
+    expect(runRequestOf({ input_rows: rows, steps }).steps).toEqual([
+      'email_enrichment',
+      { tool: 'mailfinder', method: 'find', args: { first_name: 'first', domain: 'company_domain' } },
+    ]);
+    expect(runRequestOf({ input_rows: rows, steps: ['dialbook.lookup'] }).steps).toEqual([
+      { tool: 'dialbook', method: 'lookup', args: {} },
+    ]);
+    expect(
+      issuesOf({ input_rows: rows, steps: [{ tool: 'mailfinder', method: 'find', args: { domain: 3 } }] }),
+    ).toEqual(['body.steps.0']);
+  });
+
+  test('a tool step sends the mapped columns that hold a value, under a catalog run id fixed by run, row and step', () => {
+    const step = { tool: 'mailfinder', method: 'find', args: { first_name: 'first', domain: 'site' } };
+    expect(toolArgsOf(step, { first: 'Ada', site: '', other: 1 })).toEqual({ first_name: 'Ada' });
+    const id = toolCallRunIdOf('enr_1', 7, 'mailfinder.find');
+    expect(isRunId(id)).toBe(true);
+    // A redelivered chunk calls again under the same id: catalog answers its stored outcome, uncharged.
+    expect(toolCallRunIdOf('enr_1', 7, 'mailfinder.find')).toBe(id);
+    expect(
+      new Set([id, toolCallRunIdOf('enr_1', 8, 'mailfinder.find'), toolCallRunIdOf('enr_2', 7, 'mailfinder.find')])
+        .size,
+    ).toBe(3);
+  });
+
   test('every problem is one item of the list', () => {
     expect(issuesOf({ input_rows: rows })).toEqual(['body.steps']);
     expect(issuesOf({ input: 'ds_a', input_rows: rows, steps: ['email_enrichment'] })).toEqual(['body.input']);
     expect(issuesOf({ input_rows: rows, steps: ['email_enrichment', 'email_enrichment'] })).toEqual(['body.steps.1']);
-    expect(issuesOf({ input_rows: rows, steps: ['mailfinder.find', 'nope'] })).toEqual([
+    expect(issuesOf({ input_rows: rows, steps: [{ tool: 'mailfinder' }, 'nope'] })).toEqual([
       'body.steps.0',
       'body.steps.1',
     ]);

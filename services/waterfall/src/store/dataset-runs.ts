@@ -1,4 +1,5 @@
 import { outboxPush, type Clock, type Collection, type NewOutboxEvent } from '@rde/platform';
+import type { ToolStep } from '../domain/runs/tool-steps';
 import type { EnrichRunDocument, EnrichRunRepository } from './enrich-runs';
 
 /**
@@ -8,7 +9,10 @@ import type { EnrichRunDocument, EnrichRunRepository } from './enrich-runs';
  */
 export interface DatasetRunFields {
   kind: 'dataset';
+  /** Step names in order: capabilities and `tool.method`s. */
   steps: string[];
+  /** The run's `tool.method` steps with their column mappings (decision 0031). */
+  tool_steps?: ToolStep[];
   /** The `ds_` id the rows came from; empty for input_rows. */
   input_dataset_id: string;
   in_place: boolean;

@@ -18,7 +18,25 @@ export { CREATE_BODY_LIMIT_BYTES as RUN_BODY_LIMIT_BYTES } from '../datasets/sch
 
 const capability = { type: 'string', enum: ENRICH_CAPABILITIES } as const;
 
-/** A step: a capability by name, or `{capability}` (the spec's `specs`/`waterfalls` spell it so too). */
+const name = { type: 'string', pattern: '^[a-z0-9_-]{1,64}$' } as const;
+/** A row column an argument is read from: its name, or `{column}`. */
+const column = {
+  anyOf: [
+    { type: 'string', minLength: 1, maxLength: 200 },
+    {
+      type: 'object',
+      properties: { column: { type: 'string', minLength: 1, maxLength: 200 } },
+      required: ['column'],
+      additionalProperties: false,
+    },
+  ],
+} as const;
+
+/**
+ * A step: a capability by name or as `{capability}` (the spec's `specs`/`waterfalls` spell it so
+ * too), or a catalog method, `"tool.method"` or `{tool, method, args}` with each parameter mapped
+ * from a row column (decision 0031; the service checks it against the method's declaration).
+ */
 const step = {
   anyOf: [
     capability,
@@ -26,6 +44,17 @@ const step = {
       type: 'object',
       properties: { capability },
       required: ['capability'],
+      additionalProperties: false,
+    },
+    { type: 'string', pattern: '^[a-z0-9_-]{1,64}\\.[a-z0-9_]{1,64}$', description: 'tool.method' },
+    {
+      type: 'object',
+      properties: {
+        tool: name,
+        method: { type: 'string', pattern: '^[a-z0-9_]{1,64}$' },
+        args: { type: 'object', maxProperties: 50, additionalProperties: column },
+      },
+      required: ['tool', 'method'],
       additionalProperties: false,
     },
   ],
@@ -37,7 +66,7 @@ const steps = {
   maxItems: ENRICH_CAPABILITIES.length,
   items: step,
   uniqueItems: true,
-  description: 'the enrichment capabilities to run, in order (each at most once)',
+  description: 'the capabilities or tool.method steps to run, in order (each at most once)',
 } as const;
 
 const flag = (description: string) => ({ type: 'boolean', description }) as const;

@@ -113,6 +113,7 @@ export function buildEnrichment(deps: {
     jobs: stores.jobs,
     walker,
     dataset: clients.dataset,
+    catalog: clients.catalog,
     clock,
     logger: ctx.logger,
     owner,

@@ -2,7 +2,8 @@ import { RdeError, settlementEvent, type Caller, type Clock, type Logger } from 
 import { CHAINS, type Capability } from '../../domain/enrich/chains';
 import { subjectOf, type Row, type Subject } from '../../domain/enrich/subject';
 import { chargedOf, enrichedRow, type RowWalk, type StepRecord } from '../../domain/enrich/walk';
-import type { DatasetClient } from '../../clients';
+import { runStepName, toolArgsOf, toolCallRunIdOf, type ToolStep } from '../../domain/runs/tool-steps';
+import type { CatalogClient, DatasetClient } from '../../clients';
 import type { EnrichJobRepository } from '../../store/enrich-jobs';
 import type { DatasetRunDocument, DatasetRunRepository } from '../../store/dataset-runs';
 import type { ChunkCounts, RunChunkDocument, RunChunkRepository } from '../../store/run-chunks';
@@ -23,6 +24,8 @@ export interface ChunkWorkerDependencies {
   readonly jobs: EnrichJobRepository;
   readonly walker: RowWalker;
   readonly dataset: DatasetClient;
+  /** Where a `tool.method` step's calls go: catalog's paid CallTool, one per row. */
+  readonly catalog: CatalogClient;
   readonly clock: Clock;
   readonly logger: Logger;
   /** This replica's name on the chunks it walks, and how long a lease lasts unrenewed. */
@@ -176,7 +179,18 @@ export class ChunkWorker {
     const charges: RunCharge[] = [];
     let spent = 0;
     const asOf = new Date(this.deps.clock.now()).toISOString().slice(0, 7);
-    for (const capability of run.steps as Capability[]) {
+    const toolSteps = new Map((run.tool_steps ?? []).map((step) => [runStepName(step), step]));
+    for (const name of run.steps) {
+      const toolStep = toolSteps.get(name);
+      if (toolStep) {
+        const called = await this.callTool(run, caller, toolStep, current);
+        spent += called.spent;
+        for (const index of called.hits) hit.add(index);
+        if (called.hits.size > 0) counts.step_hits[name] = called.hits.size;
+        current = current.map((row, index) => ({ ...row, hit: hit.has(index) }));
+        continue;
+      }
+      const capability = name as Capability;
       const chain = CHAINS[capability];
       const subjects: Subject[] = current.map(subjectOf);
       // slice keeps the holes (spreading would fill them with undefined).
@@ -214,6 +228,45 @@ export class ChunkWorker {
       },
       charges: [...new Map(charges.map((charge) => [charge.charge_id, charge])).values()],
     };
+  }
+
+  /**
+   * A tool step: one CallTool per row, in order, under a run id fixed by the run, the row and the
+   * step (a redelivered chunk is answered from catalog's stored outcome, not charged again). The
+   * call bills itself (its own hold and settlement); the run counts what it charged as spent. A
+   * call refused for its input (4xx) leaves `{error}` in the row's column, a miss; any other
+   * failure fails the chunk, which is tried again.
+   */
+  private async callTool(run: DatasetRunDocument, caller: Caller, step: ToolStep, rows: Row[]) {
+    const name = runStepName(step);
+    const hits = new Set<number>();
+    let spent = 0;
+    for (const [index, row] of rows.entries()) {
+      if (!row) continue;
+      const payload = toolArgsOf(step, row);
+      try {
+        const { resultJson, meta } = await this.deps.catalog.callTool(
+          {
+            tool: step.tool,
+            method: step.method,
+            payloadJson: Buffer.from(JSON.stringify(payload)),
+            argsJson: Buffer.alloc(0),
+            kwargsJson: Buffer.alloc(0),
+            dryRun: false,
+            runId: toolCallRunIdOf(run._id, index, name),
+          },
+          { caller },
+        );
+        const charged = Number(meta?.creditsCharged?.millicredits ?? 0);
+        spent += charged;
+        if (charged > 0) hits.add(index);
+        rows[index] = { ...row, [name]: JSON.parse(resultJson.toString('utf8')) as unknown };
+      } catch (error) {
+        if (!(error instanceof RdeError) || error.httpStatus >= 500) throw error;
+        rows[index] = { ...row, [name]: { error: reasonOf(error) } };
+      }
+    }
+    return { hits, spent };
   }
 
   private async write(run: DatasetRunDocument, caller: Caller, rows: Row[]): Promise<void> {

@@ -1,6 +1,8 @@
 import {
   errors,
   httpError,
+  RdeError,
+  type ValidationIssue,
   type Caller,
   type Clock,
   type KeyValue,
@@ -8,7 +10,7 @@ import {
   type NewOutboxEvent,
 } from '@rde/platform';
 import { topics, waterfallEvents } from '@rde/proto';
-import { CHAINS, inputFor, type Capability } from '../../domain/enrich/chains';
+import { CHAINS, inputFor } from '../../domain/enrich/chains';
 import { enrichDatasetIdOf, newEnrichRunId } from '../../domain/enrich/ids';
 import { subjectOf, type Row } from '../../domain/enrich/subject';
 import { stepName } from '../../domain/enrich/walk';
@@ -22,6 +24,7 @@ import {
   type Slice,
 } from '../../domain/runs/plan';
 import { runRequestOf, type RunRequest } from '../../domain/runs/request';
+import { isToolStep, runStepName, toolArgsOf, type RunStep, type ToolStep } from '../../domain/runs/tool-steps';
 import type { WaterfallClients } from '../../clients';
 import type { DatasetRunDocument, DatasetRunRepository } from '../../store/dataset-runs';
 import type { RunChunkDocument, RunChunkRepository } from '../../store/run-chunks';
@@ -74,15 +77,21 @@ export class EnrichRuns {
     if (!caller?.workspaceId) throw errors.unauthenticated();
     const request = runRequestOf(body);
     const who: Caller = request.sessionId ? { ...caller, sessionId: request.sessionId } : caller;
+    const toolPrices = await this.toolPricesOf(request, who);
     const rows = await this.rowsOf(request, who);
     const slice = sliceOf(request.range, rows.length);
-    const perStep = await Promise.all(request.steps.map((step) => worstCasePerRow(this.deps.providers, CHAINS[step])));
+    const perStep = await Promise.all(
+      request.steps.map((step) =>
+        isToolStep(step) ? toolPrices.get(runStepName(step))! : worstCasePerRow(this.deps.providers, CHAINS[step]),
+      ),
+    );
+    const names = request.steps.map(runStepName);
     const worstPerRow = perStep.reduce((sum, price) => sum + price, 0);
     const inRange = slice.end - slice.start;
     if (request.mode !== 'run') return this.check(request, rows, slice, perStep, who);
 
     const runId = newEnrichRunId();
-    const replayKey = runReplayKeyOf(who.workspaceId, rows, request.steps, slice);
+    const replayKey = runReplayKeyOf(who.workspaceId, rows, request.steps.map(stepKeyOf), slice);
     if (!(await this.deps.replayKeys.setIfAbsent(replayKey, runId, this.deps.options.replayWindowMs))) {
       const first = await this.deps.replayKeys.get(replayKey);
       const run = first ? await this.deps.runs.find(who.workspaceId, first) : null;
@@ -91,7 +100,7 @@ export class EnrichRuns {
     let covered: number;
     try {
       await this.withinRunLimit(who);
-      covered = await this.hold(runId, worstPerRow, inRange, request, who);
+      covered = await this.hold(runId, worstPerRow, inRange, names, who);
     } catch (error) {
       // Nothing ran: the same request sent again must run, not reattach to a refusal.
       await this.deps.replayKeys.delete(replayKey);
@@ -102,9 +111,9 @@ export class EnrichRuns {
       await this.deps.clients.dataset.createDataset(
         {
           datasetId,
-          name: request.outputName ?? `enrich run ${request.steps.join('+')} ${runId}`,
+          name: request.outputName ?? `enrich run ${names.join('+')} ${runId}`,
           rowsJson: Buffer.from(JSON.stringify(rows)),
-          source: `enrich:run:${request.steps.join('+')}`,
+          source: `enrich:run:${names.join('+')}`,
           runId,
           sessionId: who.sessionId,
         },
@@ -169,7 +178,7 @@ export class EnrichRuns {
    * Rule 2: holds the worst case of the rows the available credits cover. Not one row covered is
    * billing's own 402 (Reserve of one row's worst case, refused); caps refuse the same way.
    */
-  private async hold(runId: string, worstPerRow: number, inRange: number, request: RunRequest, caller: Caller) {
+  private async hold(runId: string, worstPerRow: number, inRange: number, names: string[], caller: Caller) {
     if (inRange === 0 || worstPerRow === 0) return inRange;
     const { account } = await this.deps.clients.billing.getBalance({ recent: 0 }, { caller });
     const covered = Math.max(1, rowsCovered(account?.available?.millicredits ?? 0, worstPerRow, inRange));
@@ -179,7 +188,7 @@ export class EnrichRuns {
         runId,
         amount: { millicredits: covered * worstPerRow },
         ttlMs: this.deps.options.holdTtlMs,
-        description: `enrich run ${request.steps.join('+')}`,
+        description: `enrich run ${names.join('+')}`,
       },
       { caller },
     );
@@ -227,8 +236,9 @@ export class EnrichRuns {
         workspace_id: caller.workspaceId,
         user_id: caller.userId,
         session_id: caller.sessionId,
-        capability: run.request.steps.join('+'),
-        steps: [...run.request.steps],
+        capability: run.request.steps.map(runStepName).join('+'),
+        steps: run.request.steps.map(runStepName),
+        tool_steps: run.request.steps.filter(isToolStep),
         dataset_id: run.datasetId,
         input_dataset_id: run.request.input ?? '',
         in_place: run.request.inPlace,
@@ -267,6 +277,51 @@ export class EnrichRuns {
     return runView(run, await this.deps.chunks.ofRun(run._id), this.deps.clients.dataset, options);
   }
 
+  /**
+   * Each tool step checked against the catalog's declaration of its method (an unknown one, a
+   * required parameter not mapped, a parameter it does not declare: one 422 item each), and its
+   * price per call, the step's worst case per row. Runs before anything is read or held.
+   */
+  private async toolPricesOf(request: RunRequest, caller: Caller): Promise<Map<string, number>> {
+    const prices = new Map<string, number>();
+    const issues: ValidationIssue[] = [];
+    for (const [index, step] of request.steps.entries()) {
+      if (!isToolStep(step)) continue;
+      const refuse = (msg: string) =>
+        issues.push({ loc: ['body', request.stepsKey, index], msg, type: 'value_error.step' });
+      const declared = await this.declarationOf(step, caller);
+      if (!declared) {
+        refuse(`${runStepName(step)} is not a method of the catalog (GET /tools lists them)`);
+        continue;
+      }
+      const inputs = new Set(declared.inputs.map((input) => input.name));
+      for (const input of declared.inputs) {
+        if (input.required && step.args[input.name] === undefined) {
+          refuse(`${runStepName(step)} needs args.${input.name}: the row column it is read from`);
+        }
+      }
+      for (const param of Object.keys(step.args)) {
+        if (!inputs.has(param)) refuse(`${runStepName(step)} has no parameter ${param}`);
+      }
+      prices.set(runStepName(step), Number(declared.cost?.amount?.millicredits ?? 0));
+    }
+    if (issues.length > 0) throw errors.validation(issues);
+    return prices;
+  }
+
+  private async declarationOf(step: ToolStep, caller: Caller) {
+    try {
+      const { method } = await this.deps.clients.catalog.getMethod(
+        { tool: step.tool, method: step.method },
+        { caller },
+      );
+      return method;
+    } catch (error) {
+      if (error instanceof RdeError && error.httpStatus === 404) return undefined;
+      throw error;
+    }
+  }
+
   /** `estimate`, `dry_run`, `preview`: the price, the plan per step, the first rows' inputs; no hold, no vendor. */
   private async check(request: RunRequest, rows: Row[], slice: Slice, perStep: number[], caller: Caller) {
     const inRange = slice.end - slice.start;
@@ -276,27 +331,27 @@ export class EnrichRuns {
     const covered = rowsCovered(available, worstPerRow, inRange);
     const credits = (millicredits: number) => millicredits / 1000;
     const plan = request.steps.map((step, i) => ({
-      step,
-      chain: CHAINS[step].steps.map(stepName),
+      step: runStepName(step),
+      chain: chainOf(step),
       rows: inRange,
       would_charge_credits_max: credits(perStep[i]! * inRange),
     }));
     const preview = rows.slice(slice.start, Math.min(slice.end, slice.start + PREVIEW_ROWS)).map((row, i) => ({
       row: slice.start + i,
-      steps: Object.fromEntries(request.steps.map((step) => [step, resolvedInputs(step, row)])),
+      steps: Object.fromEntries(request.steps.map((step) => [runStepName(step), resolvedInputs(step, row)])),
     }));
     return {
       status: request.mode,
       rows: rows.length,
       range: `${slice.start}:${slice.end}`,
       in_range: inRange,
-      steps: request.steps,
+      steps: request.steps.map(runStepName),
       ...(request.mode === 'dry_run' && { plan }),
       ...(request.mode === 'preview' && { preview }),
       _meta: {
         credits_charged: 0,
         would_charge_credits: credits(worstPerRow * inRange),
-        would_call: request.steps.flatMap((step) => CHAINS[step].steps.map(stepName)).join(' → '),
+        would_call: request.steps.flatMap(chainOf).join(' → '),
         balance: credits(account?.balance?.millicredits ?? 0),
         ...(covered < inRange && { warnings: [partialBudgetWarning(covered, inRange)] }),
       },
@@ -305,7 +360,18 @@ export class EnrichRuns {
 }
 
 /** What each provider of a step would be sent for a row (null: the row lacks what it needs, a free skip). */
-function resolvedInputs(step: Capability, row: Row) {
+function resolvedInputs(step: RunStep, row: Row) {
+  if (isToolStep(step)) return { [runStepName(step)]: toolArgsOf(step, row) };
   const subject = subjectOf(row);
   return Object.fromEntries(CHAINS[step].steps.map((s) => [stepName(s), inputFor(s, subject) ?? null]));
+}
+
+/** The provider steps a step walks: a capability's chain, or the one catalog method. */
+function chainOf(step: RunStep): string[] {
+  return isToolStep(step) ? [runStepName(step)] : CHAINS[step].steps.map(stepName);
+}
+
+/** A step as the replay key sees it: a tool step's column mapping is part of what was asked. */
+function stepKeyOf(step: RunStep): string {
+  return isToolStep(step) ? JSON.stringify(step) : step;
 }

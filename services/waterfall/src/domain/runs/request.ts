@@ -1,10 +1,11 @@
 import { errors, type ValidationIssue } from '@rde/platform';
-import { isCapability, type Capability } from '../enrich/chains';
+import { isCapability } from '../enrich/chains';
 import type { Row } from '../enrich/subject';
+import { runStepName, type RunStep, type ToolStep } from './tool-steps';
 
 /** Rows an `input_rows` run may carry (a larger list belongs in a dataset first). */
 export const MAX_INPUT_ROWS = 10_000;
-/** Steps of one run: each capability at most once. */
+/** Steps of one run: each capability or tool method at most once. */
 export const MAX_STEPS = 4;
 
 /** What the run is asked to do: spend (`run`), or one of the no-spend checks. */
@@ -20,7 +21,9 @@ export interface RowRange {
 export interface RunRequest {
   readonly input?: string;
   readonly inputRows?: readonly Row[];
-  readonly steps: readonly Capability[];
+  readonly steps: readonly RunStep[];
+  /** The body key the steps came under (`steps`, `specs` or `waterfalls`), for the 422's `loc`. */
+  readonly stepsKey: string;
   readonly range?: RowRange;
   readonly inPlace: boolean;
   readonly outputName?: string;
@@ -86,6 +89,7 @@ export function runRequestOf(body: Record<string, unknown>): RunRequest {
     ...(typeof input === 'string' && { input }),
     ...(Array.isArray(inputRows) && { inputRows: inputRows as Row[] }),
     steps,
+    stepsKey: stepKeys[0] ?? 'steps',
     ...(range && { range }),
     inPlace: flags.in_place,
     ...(typeof outputName === 'string' && { outputName }),
@@ -111,38 +115,64 @@ function rowsIssues(rows: unknown, issue: Issue): void {
 
 /**
  * Steps are capabilities, by name (`"email_enrichment"`) or as `{capability}` (also `{waterfall}`
- * or `{name}`). A `tool.method` step is refused with a message saying so (decision 0031).
+ * or `{name}`), or catalog methods: `"tool.method"` or `{tool, method, args}` with each argument
+ * naming its row column (`"col"` or `{column: "col"}`). Tool steps are checked against the
+ * catalog's declarations by the run itself (decision 0031).
  */
-function stepsOf(value: unknown, key: string, issue: Issue): Capability[] {
+function stepsOf(value: unknown, key: string, issue: Issue): RunStep[] {
   if (!Array.isArray(value) || value.length === 0 || value.length > MAX_STEPS) {
     issue([key], `must hold 1 to ${MAX_STEPS} steps`, 'too_long');
     return [];
   }
-  const steps: Capability[] = [];
-  value.forEach((step, index) => {
-    const name = stepName(step);
-    if (name !== undefined && isCapability(name)) {
-      if (steps.includes(name)) issue([key, index], `${name} is already a step`, 'value_error.duplicate');
-      else steps.push(name);
-    } else if (name?.includes('.')) {
-      issue([key, index], `tool.method steps are not supported by runs yet: use a capability`, 'value_error.step');
-    } else {
-      issue(
-        [key, index],
-        'must be one of email_enrichment, personal_email, linkedin_profile, phone_enrichment',
-        'value_error.step',
-      );
-    }
+  const steps: RunStep[] = [];
+  value.forEach((raw, index) => {
+    const step = runStepOf(raw, (msg) => issue([key, index], msg, 'value_error.step'));
+    if (step === undefined) return;
+    const name = runStepName(step);
+    if (steps.some((other) => runStepName(other) === name)) {
+      issue([key, index], `${name} is already a step`, 'value_error.duplicate');
+    } else steps.push(step);
   });
   return steps;
 }
 
-function stepName(step: unknown): string | undefined {
-  if (typeof step === 'string') return step;
-  if (typeof step !== 'object' || step === null) return undefined;
-  const record = step as Record<string, unknown>;
-  const name = record.capability ?? record.waterfall ?? record.name ?? record.tool;
-  return typeof name === 'string' ? name : undefined;
+function runStepOf(step: unknown, refuse: (msg: string) => void): RunStep | undefined {
+  const record =
+    typeof step === 'object' && step !== null && !Array.isArray(step) ? (step as Record<string, unknown>) : {};
+  if (record.tool !== undefined) return toolStepOf(record, refuse);
+  const name = typeof step === 'string' ? step : (record.capability ?? record.waterfall ?? record.name);
+  if (typeof name === 'string' && isCapability(name)) return name;
+  if (typeof name === 'string' && TOOL_METHOD.test(name)) {
+    const [tool, method] = name.split('.') as [string, string];
+    return { tool, method, args: {} };
+  }
+  refuse('must be one of email_enrichment, personal_email, linkedin_profile, phone_enrichment, or a tool.method step');
+  return undefined;
+}
+
+const TOOL_METHOD = /^[a-z0-9_-]{1,64}\.[a-z0-9_]{1,64}$/;
+const NAME = /^[a-z0-9_-]{1,64}$/;
+
+function toolStepOf(record: Record<string, unknown>, refuse: (msg: string) => void): ToolStep | undefined {
+  const { tool, method, args = {} } = record;
+  if (typeof tool !== 'string' || !NAME.test(tool) || typeof method !== 'string' || !NAME.test(method)) {
+    refuse('a tool step needs tool and method names');
+    return undefined;
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    refuse('args must map each parameter to a row column');
+    return undefined;
+  }
+  const mapped: Record<string, string> = {};
+  for (const [param, source] of Object.entries(args as Record<string, unknown>)) {
+    const column = typeof source === 'object' && source !== null ? (source as { column?: unknown }).column : source;
+    if (typeof column !== 'string' || column === '') {
+      refuse(`args.${param} must name a row column ("column" or {"column": "column"})`);
+      return undefined;
+    }
+    mapped[param] = column;
+  }
+  return { tool, method, args: mapped };
 }
 
 /** `START:END`, both optional non-negative integers, START before END. */
