@@ -1,6 +1,6 @@
 import { outboxPush, type Clock, type Collection, type NewOutboxEvent } from '@rde/platform';
 import type { ToolStep } from '../domain/runs/tool-steps';
-import type { EnrichRunDocument, EnrichRunRepository } from './enrich-runs';
+import type { EnrichRunDocument, EnrichRunRepository, NewEnrichRun } from './enrich-runs';
 
 /**
  * A dataset enrichment run (spec "Dataset enrichment runs"): an `enrich_runs` document of kind
@@ -41,21 +41,8 @@ interface DatasetRunProgress {
 
 export type DatasetRunDocument = EnrichRunDocument & DatasetRunFields & DatasetRunProgress;
 
-export type NewDatasetRun = DatasetRunFields &
-  Pick<
-    EnrichRunDocument,
-    | '_id'
-    | 'workspace_id'
-    | 'user_id'
-    | 'session_id'
-    | 'capability'
-    | 'dataset_id'
-    | 'total'
-    | 'reserved_millicredits'
-    | 'rows'
-    | 'lease_owner'
-    | 'lease_until'
-  >;
+/** A dataset run is created as an enrichment run is, plus its own fields. */
+export type NewDatasetRun = DatasetRunFields & NewEnrichRun;
 
 /** The guarded single-document writes of a dataset run: admission, counting, cancel and end. */
 export class DatasetRunRepository {
