@@ -148,10 +148,11 @@ async function main(): Promise<void> {
         `  ${legs[leg + 1].label.trim()} / REST: median ${(p50 / rest.p50).toFixed(2)}×, p99 ${(p99 / rest.p99).toFixed(2)}×`,
       ),
     );
-    // The RDE processes' CPU per call, leg by leg: unlike latency, it does not depend on what else the
-    // shared machine runs. The pause lets each block's settlements finish inside its own window.
+    // The RDE process's CPU per call, leg by leg: unlike latency, it does not depend on what else the
+    // shared machine runs. The pause lets each block's settlements finish inside its own window. All-in-one
+    // only: distributed processes' idle work (consumers polling the real backends) would swamp it.
     let offset = LEGS * (CALLS + WARM_UP);
-    for (const { label, call } of legs) {
+    for (const { label, call } of mode === 'all' ? legs : []) {
       const before = rdeCpuSeconds(rde);
       for (let i = 0; i < CALLS; i++) await call(offset++);
       await new Promise((resolve) => setTimeout(resolve, CPU_SETTLE_MS));
