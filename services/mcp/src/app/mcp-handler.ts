@@ -112,7 +112,7 @@ export function createEndpoint(clients: ToolClients): McpEndpoint {
  * body, since `createMcpHandler` classifies it again (decision 0038). Anything else is left to
  * `isLegacyRequest`, so the routing never disagrees with the SDK's.
  */
-function claimsModernEnvelope(request: Request, body: unknown): boolean {
+export function claimsModernEnvelope(request: Request, body: unknown): boolean {
   if (request.method !== 'POST' || !isObject(body) || 'result' in body || 'error' in body) return false;
   if (body.method === 'initialize' || !isObject(body.params)) return false;
   const meta = body.params._meta;
