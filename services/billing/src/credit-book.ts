@@ -135,12 +135,17 @@ export class CreditBook {
    * `alsoRecord`, charges just drawn elsewhere) reach the ledger first, so an applied charge is
    * always on an open hold, in late_charges, or on the ledger with its balance after.
    */
-  async releaseHolds(workspaceId: string, holdIds: string[], alsoRecord: AppliedCharge[] = []): Promise<void> {
+  async releaseHolds(
+    workspaceId: string,
+    holdIds: string[],
+    alsoRecord: AppliedCharge[] = [],
+    stillDue: (hold: HoldRecord) => boolean = () => true,
+  ): Promise<void> {
     await untilSettled(`release of ${holdIds.length} hold(s) of ${workspaceId}`, async () => {
       const account = await this.accounts.find(workspaceId);
       const open = [...new Set(holdIds)].flatMap((id) => {
         const hold = account && ownEntry(account.holds, id);
-        return hold ? [[id, hold] as [string, HoldRecord]] : [];
+        return hold && stillDue(hold) ? [[id, hold] as [string, HoldRecord]] : [];
       });
       await this.ledger.recordBalancesAfter([
         ...alsoRecord,
@@ -151,6 +156,18 @@ export class CreditBook {
     });
   }
 
+  /**
+   * Keeps an open hold alive until at least `ttlMs` from now (expiry = max(current, now + ttl)),
+   * for work that outlives one hold lifetime. A hold no longer open is never revived: the answer
+   * is then undefined. Safe for any number of renewers: the write only ever moves expiry later.
+   */
+  async renewHold(workspaceId: string, holdId: string, ttlMs: number): Promise<number | undefined> {
+    const wanted = this.clock.now() + ttlMs;
+    if (await this.accounts.extendHold(workspaceId, holdId, wanted)) return wanted;
+    const hold = (await this.accounts.find(workspaceId))?.holds;
+    return hold && ownEntry(hold, holdId)?.expires_at;
+  }
+
   /** Releases every hold past its expiry; returns how many. */
   async releaseExpiredHolds(): Promise<number> {
     const now = this.clock.now();
@@ -158,9 +175,12 @@ export class CreditBook {
     for await (const account of this.accounts.withOpenHolds()) {
       const expired = Object.entries(account.holds).filter(([, hold]) => hold.expires_at <= now);
       if (expired.length === 0) continue;
+      // Re-checked on every round: a hold renewed meanwhile (RenewHold) is no longer due.
       await this.releaseHolds(
         account._id,
         expired.map(([holdId]) => holdId),
+        [],
+        (hold) => hold.expires_at <= now,
       );
       for (const [holdId, hold] of expired) {
         this.logger.info(

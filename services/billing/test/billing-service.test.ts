@@ -241,6 +241,43 @@ describe.each(BACKEND_KINDS)('billing service (%s backends)', (kind) => {
     });
   });
 
+  describe('hold renewal', () => {
+    const renew = (holdId: string, ttlMs: number) => billing.rpc.renewHold({ holdId, ttlMs }, callerOf(workspace));
+
+    test('a renewed hold outlives its first expiry; renewing never shortens it', async () => {
+      await reserve('run_renewed', 30, 60_000);
+      billing.clock.advance(40_000);
+      const renewed = await renew('run_renewed', 60_000);
+      expect(renewed).toEqual({ renewed: true, expiresAtMs: expect.any(Number) });
+      // A shorter renewal (another replica's, or a late retry) keeps the later expiry.
+      expect(await renew('run_renewed', 1_000)).toEqual(renewed);
+      billing.clock.advance(30_000);
+      await eventually(async () => (await money()).openHolds === 1);
+      expect(await money()).toEqual(accountOf(100, 30, 1));
+    });
+
+    test('a hold reaped or released by its final settlement is never revived', async () => {
+      await reserve('run_reaped', 30, 60_000);
+      billing.clock.advance(61_000);
+      await eventually(async () => (await money()).openHolds === 0);
+      expect(await renew('run_reaped', 60_000)).toEqual({ renewed: false, expiresAtMs: 0 });
+      await reserve('run_settled', 20, 60_000);
+      await publish('run_settled', [['run_settled:0:0', 5]], true);
+      await drainSettlements();
+      expect(await renew('run_settled', 60_000)).toEqual({ renewed: false, expiresAtMs: 0 });
+      expect(await renew('run_never_held', 60_000)).toEqual({ renewed: false, expiresAtMs: 0 });
+      expect(await money()).toEqual(accountOf(95, 0, 0));
+    });
+
+    test('a malformed hold id or lifetime is refused and renews nothing', async () => {
+      await reserve('run_kept', 10, 60_000);
+      expect(await rejection(renew('run.kept', 60_000))).toMatchObject({ status: 400 });
+      expect(await rejection(renew('run_kept', -1))).toMatchObject({ status: 400 });
+      billing.clock.advance(61_000);
+      await eventually(async () => (await money()).openHolds === 0);
+    });
+  });
+
   describe('reads', () => {
     test('the ledger pages oldest first with its total', async () => {
       await reserve('run_pages', 10);

@@ -69,15 +69,13 @@ export function billingHandlers(deps: BillingHandlerDependencies): Handlers<type
       if (!isMillicredits(amount) || amount === 0) {
         throw errors.badRequest({ detail: 'amount must be a whole number of millicredits above 0' });
       }
-      if (request.ttlMs < 0 || request.ttlMs > HOLD_TTL_MAX_MS) {
-        throw errors.badRequest({ detail: `ttl_ms must be between 0 (the default) and ${HOLD_TTL_MAX_MS}` });
-      }
+      const ttlMs = ttlOf(request.ttlMs, deps.defaultHoldTtlMs);
       const unit = request.unit?.millicredits ?? 0;
       if (!isMillicredits(unit)) throw errors.badRequest({ detail: 'unit must be a whole number of millicredits' });
       const { account, held, trimmedBy } = await book.reserve(workspaceId, {
         id: request.holdId,
         amount,
-        ttlMs: request.ttlMs || deps.defaultHoldTtlMs,
+        ttlMs,
         runId: request.runId,
         description: request.description,
         userId: context.caller?.userId ?? '',
@@ -91,7 +89,25 @@ export function billingHandlers(deps: BillingHandlerDependencies): Handlers<type
         capRefusalJson: trimmedBy ? json(trimmedBy) : Buffer.alloc(0),
       };
     },
+
+    async renewHold(request, context) {
+      const workspaceId = workspaceOf(context);
+      if (!isHoldId(request.holdId)) {
+        throw errors.badRequest({ detail: 'hold_id must be 1 to 128 letters, digits, _ or -' });
+      }
+      const ttlMs = ttlOf(request.ttlMs, deps.defaultHoldTtlMs);
+      const expiresAt = await book.renewHold(workspaceId, request.holdId, ttlMs);
+      return { renewed: expiresAt !== undefined, expiresAtMs: expiresAt ?? 0 };
+    },
   };
+}
+
+/** A hold's lifetime as asked: 0 means the default, anything else at most HOLD_TTL_MAX_MS. */
+function ttlOf(requested: number, fallback: number): number {
+  if (requested < 0 || requested > HOLD_TTL_MAX_MS) {
+    throw errors.badRequest({ detail: `ttl_ms must be between 0 (the default) and ${HOLD_TTL_MAX_MS}` });
+  }
+  return requested || fallback;
 }
 
 /** Billing reads and changes only the caller's own workspace. */

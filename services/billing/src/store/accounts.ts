@@ -136,6 +136,19 @@ export class AccountStore {
     );
   }
 
+  /**
+   * Moves an open hold's expiry to `expiresAt` when that is later; never creates a hold, so a
+   * settled, released or reaped one stays gone. Returns whether the hold was moved.
+   */
+  async extendHold(workspaceId: string, holdId: string, expiresAt: number): Promise<boolean> {
+    const path = `holds.${holdId}`;
+    const result = await this.collection.updateOne(
+      { _id: workspaceId, [path]: { $exists: true }, [`${path}.expires_at`]: { $lt: expiresAt } },
+      { $set: { [`${path}.expires_at`]: expiresAt } },
+    );
+    return result.matched === 1;
+  }
+
   /** The accounts of these workspaces that exist, in one read. */
   async findMany(workspaceIds: string[]): Promise<Map<string, AccountDocument>> {
     const found = await this.collection.find({ _id: { $in: workspaceIds } });
@@ -242,6 +255,8 @@ export function releaseWrite(workspaceId: string, holds: [string, HoldRecord][])
   const $inc: Record<string, number> = { reserved: 0, available: 0, open_holds: -holds.length };
   for (const [holdId, hold] of holds) {
     filter[`holds.${holdId}.drawn`] = hold.drawn;
+    // A hold renewed since it was read is not the hold the caller decided to release.
+    filter[`holds.${holdId}.expires_at`] = hold.expires_at;
     $unset[`holds.${holdId}`] = '';
     const rest = holdRemaining(hold);
     $inc.reserved -= rest;

@@ -1,6 +1,7 @@
 import type { Bus, DeliveredMessage, Logger, Subscription } from '@rde/platform';
 import { topics, waterfallEvents } from '@rde/proto';
 import type { ChunkWorker } from '../app/runs/chunk-worker';
+import type { RunHolds } from '../app/runs/run-holds';
 import { chunkIdOf } from '../domain/runs/plan';
 import type { DatasetRunRepository } from '../store/dataset-runs';
 import type { RunChunkRepository } from '../store/run-chunks';
@@ -15,7 +16,7 @@ const SWEEP_SIZE = 50;
 /**
  * Works dataset runs' chunks on this replica (decision 0032): chunk messages from the topic, and
  * every `sweepMs` the chunks whose worker died or that wait for budget, the chunks ended but not
- * counted, and the runs whose last count did not end them. At most `slots` chunks are walked at
+ * counted, the runs whose last count did not end them, and the run holds due for renewal. At most `slots` chunks are walked at
  * once; a message is taken when a slot is free and its offset committed once its walk has started
  * (a worker that dies leaves the chunk's lease to lapse and the sweep to take it).
  */
@@ -34,6 +35,7 @@ export class RunChunkWork {
     private readonly runs: DatasetRunRepository,
     private readonly logger: Logger,
     private readonly options: { slots: number; sweepMs: number },
+    private readonly holds: RunHolds,
   ) {}
 
   async start(): Promise<void> {
@@ -111,6 +113,7 @@ export class RunChunkWork {
   private async sweep(): Promise<void> {
     for (const chunk of await this.chunks.uncounted(SWEEP_SIZE)) await this.worker.count(chunk);
     for (const run of await this.runs.unfinished(SWEEP_SIZE)) await this.worker.finish(run);
+    await this.holds.keep(SWEEP_SIZE);
     const free = this.options.slots - this.active;
     for (const chunk of (await this.chunks.lapsed(SWEEP_SIZE)).slice(0, Math.max(0, free))) await this.walk(chunk._id);
   }

@@ -28,6 +28,8 @@ export interface DatasetRunFields {
   replay_key: string;
   /** What the hold can still admit, in millicredits; chunks take their worst case and give back the rest. */
   budget_left: number;
+  /** When the run's hold is next renewed (decision 0031, amended): a third of its lifetime after the last. */
+  hold_renew_after?: Date;
 }
 
 /** Written as the run progresses. */
@@ -92,6 +94,41 @@ export class DatasetRunRepository {
   async unfinished(limit: number): Promise<DatasetRunDocument[]> {
     const running = (await this.runs.find({ kind: 'dataset', status: 'running' }, { limit })) as DatasetRunDocument[];
     return running.filter((run) => run.counted_chunks.length >= run.chunk_count);
+  }
+
+  /** Running runs whose hold is due for renewal. */
+  async holdsDue(now: Date, limit: number): Promise<DatasetRunDocument[]> {
+    return (await this.runs.find(
+      { kind: 'dataset', status: 'running', hold_renew_after: { $lte: now } },
+      { limit },
+    )) as DatasetRunDocument[];
+  }
+
+  /** Sets when the run's hold is next renewed (any replica may renew it; renewing twice is harmless). */
+  async holdRenewed(runId: string, next: Date): Promise<void> {
+    await this.runs.updateOne({ _id: runId, status: 'running' }, { $set: { hold_renew_after: next } });
+  }
+
+  /**
+   * After a lapsed hold was taken again for less than the run still held: the run's hold and its
+   * budget shrink by `shortfall` (the budget not below 0), if neither moved since `seen` was read.
+   */
+  async shrinkHold(seen: DatasetRunDocument, shortfall: number): Promise<boolean> {
+    const result = await this.runs.updateOne(
+      {
+        _id: seen._id,
+        status: 'running',
+        budget_left: seen.budget_left,
+        reserved_millicredits: seen.reserved_millicredits,
+      },
+      {
+        $inc: {
+          budget_left: -Math.min(shortfall, seen.budget_left),
+          reserved_millicredits: -shortfall,
+        },
+      },
+    );
+    return result.matched === 1;
   }
 
   /** Takes `amount` from the budget for one chunk when at least that much is left. */

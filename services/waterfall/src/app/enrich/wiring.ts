@@ -9,6 +9,7 @@ import { DatasetRunRepository } from '../../store/dataset-runs';
 import { RunChunkRepository } from '../../store/run-chunks';
 import { ChunkWorker } from '../runs/chunk-worker';
 import { EnrichRuns } from '../runs/enrich-runs';
+import { RunHolds } from '../runs/run-holds';
 import { EnrichJobRepository } from '../../store/enrich-jobs';
 import { EnrichRunRepository } from '../../store/enrich-runs';
 import { CatalogProviders } from './catalog-providers';
@@ -143,10 +144,21 @@ export function buildEnrichment(deps: {
   });
   return {
     handlers: { enrichment, enrichJobs, enrichRuns },
-    runChunks: new RunChunkWork(deps.bus, chunkWorker, stores.chunks, datasetRuns, ctx.logger, {
-      slots: config.RDE_ENRICH_RUN_SLOTS,
-      sweepMs: config.RDE_ENRICH_RUN_SWEEP_MS,
-    }),
+    runChunks: new RunChunkWork(
+      deps.bus,
+      chunkWorker,
+      stores.chunks,
+      datasetRuns,
+      ctx.logger,
+      { slots: config.RDE_ENRICH_RUN_SLOTS, sweepMs: config.RDE_ENRICH_RUN_SWEEP_MS },
+      new RunHolds({
+        runs: datasetRuns,
+        billing: clients.billing,
+        clock,
+        logger: ctx.logger,
+        holdTtlMs: config.RDE_WATERFALL_HOLD_TTL_MS,
+      }),
+    ),
     poller: new EnrichJobPoller(stores.jobs, providerJobs, ctx.logger, config.RDE_ENRICH_POLL_INTERVAL_MS, () =>
       enrichment.recoverLapsed(),
     ),

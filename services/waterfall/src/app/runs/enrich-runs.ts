@@ -277,6 +277,7 @@ export class EnrichRuns {
         rows_covered: run.covered,
         reserved_millicredits: run.covered * run.worstPerRow,
         budget_left: run.covered * run.worstPerRow,
+        hold_renew_after: new Date(this.deps.clock.now() + this.deps.options.holdTtlMs / 3),
         chunk_count: chunks.length,
         rows: [],
         lease_owner: '',
