@@ -24,7 +24,8 @@ describe(`dataset enrichment runs outliving their hold's lifetime (${mode})`, ()
       ...NO_STRIPE_ENV,
       RDE_WATERFALL_HOLD_TTL_MS: String(HOLD_TTL_MS),
       RDE_BILLING_REAPER_INTERVAL_MS: '200',
-      // One chunk at a time per replica, so the run lasts several hold lifetimes.
+      // Small chunks, one at a time per replica, so the run lasts several hold lifetimes.
+      RDE_ENRICH_RUN_CHUNK_ROWS: '5',
       RDE_ENRICH_RUN_SLOTS: '1',
     });
   });
@@ -47,7 +48,7 @@ describe(`dataset enrichment runs outliving their hold's lifetime (${mode})`, ()
     const key = await workspace();
     // Nearly every row hits (1 credit each) and each lookup is slow: the 100 credits cover about
     // 100 of the 150 rows, and the run takes many hold lifetimes.
-    await knobs('mailfinder', { hit_rate_multiplier: 100, latency_ms: { median: 800, p95: 800 } });
+    await knobs('mailfinder', { hit_rate_multiplier: 100, latency_ms: { median: 1_000, p95: 1_000 } });
     const first = await start(key, await peopleRows(14_000, 150));
     expect(first.status).toBe(200);
     expect(first.body._meta.warnings).toEqual([expect.objectContaining({ code: 'partial_budget' })]);

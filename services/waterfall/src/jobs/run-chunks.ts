@@ -16,13 +16,15 @@ const SWEEP_SIZE = 50;
 /**
  * Works dataset runs' chunks on this replica (decision 0032): chunk messages from the topic, and
  * every `sweepMs` the chunks whose worker died or that wait for budget, the chunks ended but not
- * counted, the runs whose last count did not end them, and the run holds due for renewal. At most `slots` chunks are walked at
+ * counted, and the runs whose last count did not end them; on a loop of its own, the run holds
+ * due for renewal. At most `slots` chunks are walked at
  * once; a message is taken when a slot is free and its offset committed once its walk has started
  * (a worker that dies leaves the chunk's lease to lapse and the sweep to take it).
  */
 export class RunChunkWork {
   private subscription?: Subscription;
   private timer?: NodeJS.Timeout;
+  private holdTimer?: NodeJS.Timeout;
   private stopped = false;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -40,6 +42,7 @@ export class RunChunkWork {
 
   async start(): Promise<void> {
     this.schedule();
+    this.scheduleHolds();
     void this.subscribe();
   }
 
@@ -69,6 +72,7 @@ export class RunChunkWork {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.holdTimer);
     await this.subscription?.stop();
   }
 
@@ -110,10 +114,24 @@ export class RunChunkWork {
     this.timer.unref();
   }
 
+  /**
+   * Run holds are renewed on their own loop: the sweep may wait for a free slot as long as a
+   * chunk takes, and a hold must not lapse meanwhile.
+   */
+  private scheduleHolds(): void {
+    if (this.stopped) return;
+    this.holdTimer = setTimeout(() => {
+      void this.holds
+        .keep(SWEEP_SIZE)
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'run hold renewal failed'))
+        .finally(() => this.scheduleHolds());
+    }, this.options.sweepMs);
+    this.holdTimer.unref();
+  }
+
   private async sweep(): Promise<void> {
     for (const chunk of await this.chunks.uncounted(SWEEP_SIZE)) await this.worker.count(chunk);
     for (const run of await this.runs.unfinished(SWEEP_SIZE)) await this.worker.finish(run);
-    await this.holds.keep(SWEEP_SIZE);
     const free = this.options.slots - this.active;
     for (const chunk of (await this.chunks.lapsed(SWEEP_SIZE)).slice(0, Math.max(0, free))) await this.walk(chunk._id);
   }
