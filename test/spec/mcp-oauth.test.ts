@@ -291,18 +291,50 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
       expect((await refresh(rotated.body.refresh_token)).status).toBe(400);
     });
 
-    test('an unknown client is invalid_client (401); an unknown grant type is unsupported_grant_type', async () => {
+    test('an unknown client is invalid_client (400); an unknown grant type is unsupported_grant_type', async () => {
       const unknown = await postForm(rde, `${OAUTH}/token`, {
         grant_type: 'authorization_code',
         client_id: 'nope',
         code: 'x',
       });
-      expect(unknown.status).toBe(401);
-      expect(unknown.body).toMatchObject({ error: 'invalid_client' });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body).toMatchObject({ error: 'invalid_client', error_description: expect.any(String) });
       const clientId = await registerClient(rde);
       const grant = await postForm(rde, `${OAUTH}/token`, { grant_type: 'password', client_id: clientId });
       expect(grant.status).toBe(400);
       expect(grant.body).toMatchObject({ error: 'unsupported_grant_type' });
+      const missing = await postForm(rde, `${OAUTH}/token`, { client_id: clientId });
+      expect(missing.status).toBe(400);
+      expect(missing.body).toMatchObject({ error: 'invalid_request' });
+    });
+
+    test('a client authenticating with the Authorization header gets 401 invalid_client with a challenge in its scheme', async () => {
+      const { clientId, token } = await tokensFor();
+      const basic = Buffer.from(`${clientId}:secret`).toString('base64');
+      const refused = await postForm(
+        rde,
+        `${OAUTH}/token`,
+        { grant_type: 'refresh_token', refresh_token: token.body.refresh_token, client_id: clientId },
+        { authorization: `Basic ${basic}` },
+      );
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe(`Basic realm="${rde.baseUrl}", error="invalid_client"`);
+      expect(refused.body).toMatchObject({ error: 'invalid_client', error_description: expect.any(String) });
+      expect(refused.headers.get('cache-control')).toBe('no-store');
+      // Nothing was spent: the refresh token still works once.
+      const form = { grant_type: 'refresh_token', refresh_token: token.body.refresh_token, client_id: clientId };
+      expect((await postForm(rde, `${OAUTH}/token`, form)).status).toBe(200);
+    });
+
+    test('a token request for a scope other than mcp is invalid_scope and spends nothing', async () => {
+      const { clientId, token } = await tokensFor();
+      const form = { grant_type: 'refresh_token', refresh_token: token.body.refresh_token, client_id: clientId };
+      const wider = await postForm(rde, `${OAUTH}/token`, { ...form, scope: 'mcp admin' });
+      expect(wider.status).toBe(400);
+      expect(wider.body).toMatchObject({ error: 'invalid_scope' });
+      const same = await postForm(rde, `${OAUTH}/token`, { ...form, scope: 'mcp' });
+      expect(same.status).toBe(200);
+      expect(same.body).toMatchObject({ token_type: 'Bearer', scope: 'mcp' });
     });
 
     test('a client that registered no refresh_token grant may not refresh: unauthorized_client', async () => {

@@ -113,6 +113,21 @@ export const oauthErrorBody = {
   properties: { ...errorBody.properties, error_description: { type: 'string' } },
 } as const;
 
+/** 429 from registration and token: `Retry-After` (and `retry_after`) say when the window frees. */
+export const rateLimitedBody = {
+  ...oauthErrorBody,
+  description: 'too many requests from this address (`error`: `rate_limited`)',
+  properties: { ...oauthErrorBody.properties, retry_after: { type: 'integer', minimum: 1 } },
+  headers: { 'retry-after': { type: 'integer', minimum: 1, description: 'seconds until the window frees' } },
+} as const;
+
+/** 401 `invalid_client` for a token request that used HTTP client authentication, with its challenge. */
+export const clientAuthenticationRefused = {
+  ...oauthErrorBody,
+  description: 'the client sent an Authorization header; clients here are public (`none`)',
+  headers: { 'www-authenticate': { type: 'string' } },
+} as const;
+
 export const protectedResourceMetadata = {
   type: 'object',
   properties: {

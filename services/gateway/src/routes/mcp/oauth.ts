@@ -1,15 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors } from '@rde/platform';
+import { errors, RdeError } from '@rde/platform';
 import { mcpOAuth } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
-import { errorResponses } from '../../contract';
 import { AUTHORIZE_PATH, authorizeRoutes } from './authorize';
 import { issuerOf, MCP_PATH, PROTECTED_RESOURCE_PATH, resourceOf } from './index';
 import {
   authorizationServerMetadata,
+  clientAuthenticationRefused,
   emptyBody,
   oauthErrorBody,
   protectedResourceMetadata,
+  rateLimitedBody,
   registeredClient,
   registrationBody,
   revocationForm,
@@ -73,14 +74,13 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
       schema: {
         tags,
         body: registrationBody,
-        response: { 201: registeredClient, 400: oauthErrorBody, ...errorResponses(429) },
+        response: { 201: registeredClient, 400: oauthErrorBody, 429: rateLimitedBody },
       },
     },
     async (request, reply) => {
-      const { clientJson } = await oauth.registerClient({
-        metadataJson: Buffer.from(JSON.stringify(request.body)),
-        from: { ip: request.ip },
-      });
+      const { clientJson } = await withRetryAfter(reply, () =>
+        oauth.registerClient({ metadataJson: Buffer.from(JSON.stringify(request.body)), from: { ip: request.ip } }),
+      );
       return reply
         .code(201)
         .header('cache-control', 'no-store')
@@ -106,14 +106,17 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
           tags,
           consumes: ['application/x-www-form-urlencoded'],
           body: tokenForm,
-          response: { 200: tokenResponse, 400: oauthErrorBody, ...errorResponses(401, 429) },
+          response: { 200: tokenResponse, 400: oauthErrorBody, 401: clientAuthenticationRefused, 429: rateLimitedBody },
         },
       },
       async (request, reply) => {
-        const { tokenJson } = await oauth.exchangeToken({
-          ...mcpOAuth.ExchangeTokenRequest.fromJSON(declared(request.body, tokenForm)),
-          from: { ip: request.ip },
-        });
+        if (request.headers.authorization !== undefined) return refuseClientAuthentication(request, reply);
+        const { tokenJson } = await withRetryAfter(reply, () =>
+          oauth.exchangeToken({
+            ...mcpOAuth.ExchangeTokenRequest.fromJSON(declared(request.body, tokenForm)),
+            from: { ip: request.ip },
+          }),
+        );
         return sendJson(reply, tokenJson);
       },
     );
@@ -143,6 +146,31 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
  */
 export function declared(form: Form, schema: { properties: Record<string, unknown> }): Form {
   return Object.fromEntries(Object.keys(schema.properties).map((name) => [name, form[name]]));
+}
+
+/**
+ * RFC 6749 §5.2: a client that authenticated with the `Authorization` header gets 401 with a
+ * challenge in its scheme. Every client here is public (`none`): its client_id goes in the form.
+ */
+function refuseClientAuthentication(request: FastifyRequest, reply: FastifyReply) {
+  const scheme = /^\S+/.exec(request.headers.authorization ?? '')?.[0] ?? 'Basic';
+  const description = 'Clients of this server are public: send client_id in the form, and no Authorization header';
+  return reply
+    .code(401)
+    .header('www-authenticate', `${scheme} realm="${issuerOf(request)}", error="invalid_client"`)
+    .send({ detail: description, error: 'invalid_client', error_description: description });
+}
+
+/** A rate-limited answer tells the client when to come back (RFC 6585 §4): the service's `retry_after`. */
+async function withRetryAfter<T>(reply: FastifyReply, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof RdeError && error.httpStatus === 429 && Number.isInteger(error.body.retry_after)) {
+      void reply.header('retry-after', String(error.body.retry_after));
+    }
+    throw error;
+  }
 }
 
 function sendJson(reply: FastifyReply, json: Uint8Array) {
