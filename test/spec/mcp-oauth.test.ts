@@ -131,6 +131,18 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
       expect(implicit.body).toMatchObject({ error: 'invalid_client_metadata' });
     });
 
+    test('metadata of the wrong shape is 400 invalid_client_metadata (RFC 7591 §3.2.2), not a 422', async () => {
+      const response = await api(rde, 'POST', `${OAUTH}/register`, {
+        key: null,
+        body: { redirect_uris: REDIRECT_URI },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({
+        error: 'invalid_client_metadata',
+        error_description: expect.stringMatching(/redirect_uris/),
+      });
+    });
+
     test('metadata without redirect URIs is refused with invalid_client_metadata', async () => {
       const response = await api(rde, 'POST', `${OAUTH}/register`, { key: null, body: { client_name: 'x' } });
       expect(response.status).toBe(400);
@@ -198,6 +210,20 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
       expect(returned.get('code')).toMatch(/^rde_mcp_code_/);
       expect(returned.get('state')).toBe('state-123');
       expect(returned.get('iss')).toBe(rde.baseUrl);
+    });
+
+    test('unrecognized authorization parameters are ignored (RFC 6749 §3.1), not echoed, and the state comes back', async () => {
+      const clientId = await registerClient(rde);
+      const request = authorizationRequest(clientId, pkce().challenge, { state: 'opaque <&> state' });
+      const extra = { prompt: 'consent', nonce: 'n-1' };
+      const page = await authorizePage({ ...request, ...extra });
+      expect(page.status).toBe(200);
+      expect(page.text).not.toContain('name="prompt"');
+      expect(page.text).toContain('value="opaque &lt;&amp;&gt; state"');
+      const approved = await approve({ ...request, ...extra }, { workspace_id: owner.workspaceId });
+      expect(approved.status).toBe(303);
+      expect(redirectParameters(approved).get('code')).toMatch(/^rde_mcp_code_/);
+      expect(redirectParameters(approved).get('state')).toBe('opaque <&> state');
     });
 
     test('denial redirects 303 with access_denied', async () => {
@@ -346,6 +372,23 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
       });
       expect(refresh.status).toBe(400);
       expect(refresh.body).toMatchObject({ error: 'unauthorized_client' });
+    });
+
+    test('a malformed token or revocation request is 400 invalid_request with a description, not a 422', async () => {
+      const tooLong = await postForm(rde, `${OAUTH}/token`, {
+        grant_type: 'authorization_code',
+        client_id: 'x',
+        code: 'c'.repeat(2001),
+      });
+      expect(tooLong.status).toBe(400);
+      expect(tooLong.body).toMatchObject({
+        error: 'invalid_request',
+        error_description: expect.stringMatching(/code/),
+      });
+      expect(tooLong.headers.get('cache-control')).toBe('no-store');
+      const revoke = await postForm(rde, `${OAUTH}/revoke`, { token: 't'.repeat(2001) });
+      expect(revoke.status).toBe(400);
+      expect(revoke.body).toMatchObject({ error: 'invalid_request' });
     });
 
     test('a JSON token request is refused with 415: the endpoint takes forms', async () => {

@@ -16,10 +16,11 @@ const authorizationProperties = {
   resource: text('the MCP endpoint’s URL (RFC 8707)'),
 } as const;
 
+/** RFC 6749 §3.1: unrecognized parameters (`prompt`, `nonce`, …) are ignored, never refused. */
 export const authorizationQuery = {
   type: 'object',
   properties: authorizationProperties,
-  additionalProperties: false,
+  additionalProperties: true,
 } as const;
 
 /** The consent form: the same parameters, the chosen workspace and the decision. */
@@ -31,7 +32,7 @@ export const consentForm = {
     decision: { type: 'string', enum: ['approve', 'deny'], description: 'the user’s answer' },
   },
   required: ['decision'],
-  additionalProperties: false,
+  additionalProperties: true,
 } as const;
 
 export const tokenForm = {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors, RdeError } from '@rde/platform';
+import { errors, httpError, RdeError } from '@rde/platform';
 import { mcpOAuth } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
 import { AUTHORIZE_PATH, authorizeRoutes } from './authorize';
@@ -71,6 +71,7 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
     `${OAUTH_PATH}/register`,
     {
       config: open,
+      attachValidation: true,
       schema: {
         tags,
         body: registrationBody,
@@ -78,6 +79,7 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
       },
     },
     async (request, reply) => {
+      refuseMalformed(request, 'invalid_client_metadata');
       const { clientJson } = await withRetryAfter(reply, () =>
         oauth.registerClient({ metadataJson: Buffer.from(JSON.stringify(request.body)), from: { ip: request.ip } }),
       );
@@ -102,6 +104,7 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
       `${OAUTH_PATH}/token`,
       {
         config: open,
+        attachValidation: true,
         schema: {
           tags,
           consumes: ['application/x-www-form-urlencoded'],
@@ -111,6 +114,7 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
       },
       async (request, reply) => {
         if (request.headers.authorization !== undefined) return refuseClientAuthentication(request, reply);
+        refuseMalformed(request, 'invalid_request');
         const { tokenJson } = await withRetryAfter(reply, () =>
           oauth.exchangeToken({
             ...mcpOAuth.ExchangeTokenRequest.fromJSON(declared(request.body, tokenForm)),
@@ -125,6 +129,7 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
       `${OAUTH_PATH}/revoke`,
       {
         config: open,
+        attachValidation: true,
         schema: {
           tags,
           consumes: ['application/x-www-form-urlencoded'],
@@ -133,6 +138,7 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
         },
       },
       async (request, reply) => {
+        refuseMalformed(request, 'invalid_request');
         await oauth.revokeToken(mcpOAuth.RevokeTokenRequest.fromJSON(declared(request.body, revocationForm)));
         return reply.code(200).send();
       },
@@ -159,6 +165,16 @@ function refuseClientAuthentication(request: FastifyRequest, reply: FastifyReply
     .code(401)
     .header('www-authenticate', `${scheme} realm="${issuerOf(request)}", error="invalid_client"`)
     .send({ detail: description, error: 'invalid_client', error_description: description });
+}
+
+/**
+ * A body the route's schema refuses is an OAuth error (RFC 6749 §5.2 `invalid_request`, RFC 7591
+ * §3.2.2 `invalid_client_metadata`), 400 with `error`, as a client library expects, not a 422.
+ */
+function refuseMalformed(request: FastifyRequest, error: string): void {
+  const refused = request.validationError;
+  if (!refused) return;
+  throw httpError(400, { detail: refused.message, error, error_description: refused.message });
 }
 
 /** A rate-limited answer tells the client when to come back (RFC 6585 §4): the service's `retry_after`. */
