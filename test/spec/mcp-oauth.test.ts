@@ -394,6 +394,7 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
     test('a JSON token request is refused with 415: the endpoint takes forms', async () => {
       const response = await api(rde, 'POST', `${OAUTH}/token`, { key: null, body: { grant_type: 'refresh_token' } });
       expect(response.status).toBe(415);
+      expect(response.body).toMatchObject({ error: 'invalid_request', error_description: expect.any(String) });
     });
   });
 

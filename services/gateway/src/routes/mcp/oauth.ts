@@ -216,4 +216,8 @@ export function acceptFormBodies(scope: FastifyInstance): void {
       done(null, form);
     },
   );
+  scope.addContentTypeParser('*', (_request: FastifyRequest, _payload, done) => {
+    const description = 'The body must be application/x-www-form-urlencoded';
+    done(httpError(415, { detail: description, error: 'invalid_request', error_description: description }), undefined);
+  });
 }
