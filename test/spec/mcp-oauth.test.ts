@@ -88,6 +88,8 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
         revocation_endpoint: `${rde.baseUrl}${OAUTH}/revoke`,
         code_challenge_methods_supported: ['S256'],
         response_types_supported: ['code'],
+        response_modes_supported: ['query'],
+        token_endpoint_auth_methods_supported: ['none'],
         authorization_response_iss_parameter_supported: true,
       });
     });

@@ -151,6 +151,7 @@ export const authorizationServerMetadata = {
     revocation_endpoint: { type: 'string' },
     scopes_supported: { type: 'array', items: { type: 'string' } },
     response_types_supported: { type: 'array', items: { type: 'string' } },
+    response_modes_supported: { type: 'array', items: { type: 'string' } },
     grant_types_supported: { type: 'array', items: { type: 'string' } },
     code_challenge_methods_supported: { type: 'array', items: { type: 'string' } },
     token_endpoint_auth_methods_supported: { type: 'array', items: { type: 'string' } },

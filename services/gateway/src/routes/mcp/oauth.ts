@@ -58,6 +58,8 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
         revocation_endpoint: `${issuer}${OAUTH_PATH}/revoke`,
         scopes_supported: SCOPES,
         response_types_supported: ['code'],
+        // Only query responses: RFC 8414's default also names `fragment`, which this server never uses.
+        response_modes_supported: ['query'],
         grant_types_supported: ['authorization_code', 'refresh_token'],
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['none'],
