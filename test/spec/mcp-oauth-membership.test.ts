@@ -89,7 +89,7 @@ describe(`MCP OAuth grants end with the membership (${mode})`, () => {
     const denied = await paidSearch(tokens.access_token);
     expect(denied.status).toBe(401);
     expect(denied.headers.get('www-authenticate')).toMatch(
-      /^Bearer error="invalid_token", .*resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api\/v2\/mcp"$/,
+      /^Bearer error="invalid_token", .*resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api\/v2\/mcp", scope="mcp"$/,
     );
     expect(denied.body).toMatchObject({ error: 'invalid_token' });
     expect(await ledgerSize()).toBe(ledgerBefore);

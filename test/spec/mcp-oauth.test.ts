@@ -43,7 +43,7 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
       RDE_MCP_OAUTH_TOKEN_PER_MINUTE: '1000',
     });
     owner = await signedInOwner(rde);
-    discovery = `resource_metadata="${rde.baseUrl}/.well-known/oauth-protected-resource/api/v2/mcp"`;
+    discovery = `resource_metadata="${rde.baseUrl}/.well-known/oauth-protected-resource/api/v2/mcp", scope="mcp"`;
   });
 
   afterAll(async () => {

@@ -3,7 +3,7 @@ import { errors, httpError, RdeError } from '@rde/platform';
 import { mcpOAuth } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
 import { AUTHORIZE_PATH, authorizeRoutes } from './authorize';
-import { issuerOf, MCP_PATH, PROTECTED_RESOURCE_PATH, resourceOf } from './index';
+import { issuerOf, MCP_PATH, PROTECTED_RESOURCE_PATH, resourceOf, SCOPES } from './index';
 import {
   authorizationServerMetadata,
   clientAuthenticationRefused,
@@ -21,7 +21,6 @@ import {
 const tags = ['mcp'];
 const open = { public: true } as const;
 const OAUTH_PATH = `${MCP_PATH}/oauth`;
-const SCOPES = ['mcp'];
 
 type Form = Record<string, string | undefined>;
 
