@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { api } from './api';
+import { api, type ApiResponse } from './api';
 import type { RunningRde } from './harness';
 
 /** The webhook route and the secret the spec tests' RDE verifies deliveries with. */
@@ -26,4 +26,63 @@ export function deliverSigned(rde: RunningRde, payload: string, secret = WEBHOOK
     body: JSON.parse(payload),
     headers: { 'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret }) },
   });
+}
+
+/** Now in the provider's unit, whole seconds. */
+export const unixNow = () => Math.floor(Date.now() / 1000);
+
+const PERIOD_S = 30 * 24 * 60 * 60;
+let eventSeq = 0;
+
+/** A fresh event id (the webhook takes an id it has seen as a repeat). */
+export const newEventId = () => `evt_spec_${Date.now()}_${++eventSeq}`;
+
+export interface SubscriptionFields {
+  plan_id?: string;
+  cadence?: string;
+  status?: string;
+  cancel_at_period_end?: boolean;
+  /** Orders deliveries: RDE applies a subscription event only if it is newer than the last. */
+  created: number;
+}
+
+/** A subscription event as the provider sends it: the JSON payload to sign. */
+export function subscriptionEvent(workspaceId: string, type: string, fields: SubscriptionFields, id = newEventId()) {
+  const start = unixNow();
+  return JSON.stringify({
+    id,
+    object: 'event',
+    type,
+    created: fields.created,
+    data: {
+      object: {
+        id: `sub_${workspaceId}`,
+        object: 'subscription',
+        customer: `cus_${workspaceId}`,
+        status: fields.status ?? 'active',
+        cancel_at_period_end: fields.cancel_at_period_end ?? false,
+        metadata: {
+          workspace_id: workspaceId,
+          plan_id: fields.plan_id ?? 'starter',
+          cadence: fields.cadence ?? 'monthly',
+        },
+        items: {
+          data: [{ id: `si_${workspaceId}`, current_period_start: start, current_period_end: start + PERIOD_S }],
+        },
+      },
+    },
+  });
+}
+
+/** The provider's word that a workspace's monthly subscription to `planId` is active. */
+export function deliverActiveSubscription(
+  rde: RunningRde,
+  workspaceId: string,
+  planId = 'starter',
+): Promise<ApiResponse> {
+  const event = subscriptionEvent(workspaceId, 'customer.subscription.created', {
+    plan_id: planId,
+    created: unixNow(),
+  });
+  return deliverSigned(rde, event);
 }

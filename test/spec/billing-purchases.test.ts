@@ -1,5 +1,12 @@
 import { api } from '../e2e/api';
-import { NO_STRIPE_ENV, STRIPE_ENV, deliverSigned } from '../e2e/stripe';
+import {
+  NO_STRIPE_ENV,
+  STRIPE_ENV,
+  deliverActiveSubscription,
+  deliverSigned,
+  newEventId,
+  unixNow,
+} from '../e2e/stripe';
 import { newTeam } from '../e2e/teams';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
 
@@ -40,17 +47,14 @@ describe(`credit purchases on the payment provider (${mode})`, () => {
     await rde?.stop();
   });
 
-  let eventSeq = 0;
-  const eventId = () => `evt_buy_${Date.now()}_${++eventSeq}`;
-  const now = () => Math.floor(Date.now() / 1000);
   const deliver = (event: object) => deliverSigned(rde, JSON.stringify(event));
 
   /** The provider's report that a credit checkout session was paid. */
-  const paidCheckout = (workspaceId: string, sessionId: string, credits: number, id = eventId()) => ({
+  const paidCheckout = (workspaceId: string, sessionId: string, credits: number, id = newEventId()) => ({
     id,
     object: 'event',
     type: 'checkout.session.completed',
-    created: now(),
+    created: unixNow(),
     data: {
       object: {
         id: sessionId,
@@ -65,29 +69,7 @@ describe(`credit purchases on the payment provider (${mode})`, () => {
   /** A Starter workspace: the provider told us its subscription is active. */
   const subscribed = async () => {
     const team = await newTeam(rde, 'buy');
-    const start = now();
-    const created = await deliver({
-      id: eventId(),
-      object: 'event',
-      type: 'customer.subscription.created',
-      created: start,
-      data: {
-        object: {
-          id: `sub_${team.workspaceId}`,
-          object: 'subscription',
-          customer: `cus_${team.workspaceId}`,
-          status: 'active',
-          cancel_at_period_end: false,
-          metadata: { workspace_id: team.workspaceId, plan_id: 'starter', cadence: 'monthly' },
-          items: {
-            data: [
-              { id: `si_${team.workspaceId}`, current_period_start: start, current_period_end: start + 2_592_000 },
-            ],
-          },
-        },
-      },
-    });
-    expect(created.status).toBe(200);
+    expect((await deliverActiveSubscription(rde, team.workspaceId)).status).toBe(200);
     return team;
   };
   const overview = async (key: string) => (await api(rde, 'GET', '/api/v2/billing/overview', { key })).body;
