@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { api, type ApiResponse } from './api';
+import { api } from './api';
 import type { RunningRde } from './harness';
 
 /** The webhook route and the secret the spec tests' RDE verifies deliveries with. */
@@ -28,14 +28,13 @@ export function deliverSigned(rde: RunningRde, payload: string, secret = WEBHOOK
   });
 }
 
+let eventSeq = 0;
+/** A provider event id no earlier delivery used. */
+export const providerEventId = () => `evt_${Date.now()}_${++eventSeq}`;
 /** Now in the provider's unit, whole seconds. */
-export const unixNow = () => Math.floor(Date.now() / 1000);
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 const PERIOD_S = 30 * 24 * 60 * 60;
-let eventSeq = 0;
-
-/** A fresh event id (the webhook takes an id it has seen as a repeat). */
-export const newEventId = () => `evt_spec_${Date.now()}_${++eventSeq}`;
 
 export interface SubscriptionFields {
   plan_id?: string;
@@ -46,10 +45,15 @@ export interface SubscriptionFields {
   created: number;
 }
 
-/** A subscription event as the provider sends it: the JSON payload to sign. */
-export function subscriptionEvent(workspaceId: string, type: string, fields: SubscriptionFields, id = newEventId()) {
-  const start = unixNow();
-  return JSON.stringify({
+/** A subscription event as the provider sends it (sign its JSON to deliver it). */
+export function subscriptionEvent(
+  workspaceId: string,
+  type: string,
+  fields: SubscriptionFields,
+  id = providerEventId(),
+) {
+  const start = nowSeconds();
+  return {
     id,
     object: 'event',
     type,
@@ -71,18 +75,29 @@ export function subscriptionEvent(workspaceId: string, type: string, fields: Sub
         },
       },
     },
-  });
+  };
 }
 
-/** The provider's word that a workspace's monthly subscription to `planId` is active. */
-export function deliverActiveSubscription(
-  rde: RunningRde,
-  workspaceId: string,
-  planId = 'starter',
-): Promise<ApiResponse> {
-  const event = subscriptionEvent(workspaceId, 'customer.subscription.created', {
-    plan_id: planId,
-    created: unixNow(),
-  });
-  return deliverSigned(rde, event);
+/** The provider's report that the workspace's subscription to `planId` (monthly) is active. */
+export function subscriptionCreated(workspaceId: string, planId = 'starter') {
+  return subscriptionEvent(workspaceId, 'customer.subscription.created', { plan_id: planId, created: nowSeconds() });
+}
+
+/** The provider's report that a credit checkout session was paid. */
+export function paidCreditCheckout(workspaceId: string, sessionId: string, credits: number, id = providerEventId()) {
+  return {
+    id,
+    object: 'event',
+    type: 'checkout.session.completed',
+    created: nowSeconds(),
+    data: {
+      object: {
+        id: sessionId,
+        object: 'checkout.session',
+        mode: 'payment',
+        payment_status: 'paid',
+        metadata: { purpose: 'credit_purchase', workspace_id: workspaceId, credits: String(credits) },
+      },
+    },
+  };
 }

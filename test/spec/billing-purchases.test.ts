@@ -1,12 +1,5 @@
 import { api, untilSettled } from '../e2e/api';
-import {
-  NO_STRIPE_ENV,
-  STRIPE_ENV,
-  deliverActiveSubscription,
-  deliverSigned,
-  newEventId,
-  unixNow,
-} from '../e2e/stripe';
+import { NO_STRIPE_ENV, STRIPE_ENV, deliverSigned, paidCreditCheckout, subscriptionCreated } from '../e2e/stripe';
 import { newTeam } from '../e2e/teams';
 import { mode, startRde, type RunningRde } from '../e2e/harness';
 
@@ -49,27 +42,10 @@ describe(`credit purchases on the payment provider (${mode})`, () => {
 
   const deliver = (event: object) => deliverSigned(rde, JSON.stringify(event));
 
-  /** The provider's report that a credit checkout session was paid. */
-  const paidCheckout = (workspaceId: string, sessionId: string, credits: number, id = newEventId()) => ({
-    id,
-    object: 'event',
-    type: 'checkout.session.completed',
-    created: unixNow(),
-    data: {
-      object: {
-        id: sessionId,
-        object: 'checkout.session',
-        mode: 'payment',
-        payment_status: 'paid',
-        metadata: { purpose: 'credit_purchase', workspace_id: workspaceId, credits: String(credits) },
-      },
-    },
-  });
-
   /** A Starter workspace: the provider told us its subscription is active. */
   const subscribed = async () => {
     const team = await newTeam(rde, 'buy');
-    expect((await deliverActiveSubscription(rde, team.workspaceId)).status).toBe(200);
+    expect((await deliver(subscriptionCreated(team.workspaceId))).status).toBe(200);
     return team;
   };
   const overview = async (key: string) => (await api(rde, 'GET', '/api/v2/billing/overview', { key })).body;
@@ -111,10 +87,10 @@ describe(`credit purchases on the payment provider (${mode})`, () => {
     const { workspaceId, owner } = await subscribed();
     const before = await bucketsOf(owner);
     const sessionId = `cs_test_${workspaceId}`;
-    const event = paidCheckout(workspaceId, sessionId, 500);
+    const event = paidCreditCheckout(workspaceId, sessionId, 500);
     expect((await deliver(event)).status).toBe(200);
     expect((await deliver(event)).status).toBe(200); // the same event again
-    expect((await deliver(paidCheckout(workspaceId, sessionId, 500))).status).toBe(200); // a new event, same session
+    expect((await deliver(paidCreditCheckout(workspaceId, sessionId, 500))).status).toBe(200); // a new event, same session
     expect(await bucketsOf(owner)).toEqual({
       balance: before.balance + 500,
       plan_remaining: before.plan_remaining,
@@ -130,7 +106,7 @@ describe(`credit purchases on the payment provider (${mode})`, () => {
   test('an unpaid checkout session grants nothing', async () => {
     const { workspaceId, owner } = await subscribed();
     const before = await bucketsOf(owner);
-    const unpaid = paidCheckout(workspaceId, `cs_unpaid_${workspaceId}`, 500);
+    const unpaid = paidCreditCheckout(workspaceId, `cs_unpaid_${workspaceId}`, 500);
     unpaid.data.object.payment_status = 'unpaid';
     expect((await deliver(unpaid)).status).toBe(200);
     expect(await bucketsOf(owner)).toEqual(before);
@@ -138,7 +114,7 @@ describe(`credit purchases on the payment provider (${mode})`, () => {
 
   test('plan credits are spent before purchased ones', async () => {
     const { workspaceId, owner, member } = await subscribed();
-    expect((await deliver(paidCheckout(workspaceId, `cs_spend_${workspaceId}`, 500))).status).toBe(200);
+    expect((await deliver(paidCreditCheckout(workspaceId, `cs_spend_${workspaceId}`, 500))).status).toBe(200);
     const before = await bucketsOf(owner);
     const call = await api(rde, 'POST', '/tools/verimail/verify', {
       key: member,
