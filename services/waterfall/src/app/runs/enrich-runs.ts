@@ -107,19 +107,7 @@ export class EnrichRuns {
       throw error;
     }
     const datasetId = request.inPlace ? request.input! : enrichDatasetIdOf(runId);
-    if (!request.inPlace) {
-      await this.deps.clients.dataset.createDataset(
-        {
-          datasetId,
-          name: request.outputName ?? `enrich run ${names.join('+')} ${runId}`,
-          rowsJson: Buffer.from(JSON.stringify(rows)),
-          source: `enrich:run:${names.join('+')}`,
-          runId,
-          sessionId: who.sessionId,
-        },
-        { caller: who },
-      );
-    }
+    if (!request.inPlace) await this.createOutput(request, datasetId, runId, names, rows, who);
     await this.launch({ runId, datasetId, request, rows, slice, worstPerRow, covered, replayKey, caller: who });
     const run = await this.waitFor(runId, who, request.detach ? this.deps.options.detachMs : this.deps.options.blockMs);
     return this.view(run!);
@@ -141,6 +129,34 @@ export class EnrichRuns {
     const run = await this.deps.runs.find(caller.workspaceId, runId);
     if (!run) throw errors.notFound(`no enrich run ${runId} in this workspace`);
     return run;
+  }
+
+  /**
+   * The new dataset a run writes: a copy of the input dataset made inside the dataset service (no
+   * message carries its rows, whatever their size), or the input_rows as sent (they came in one
+   * message, so they fit in one).
+   */
+  private async createOutput(
+    request: RunRequest,
+    datasetId: string,
+    runId: string,
+    names: string[],
+    rows: Row[],
+    caller: Caller,
+  ) {
+    const copyOf = request.inputRows ? '' : request.input!;
+    await this.deps.clients.dataset.createDataset(
+      {
+        datasetId,
+        name: request.outputName ?? `enrich run ${names.join('+')} ${runId}`,
+        rowsJson: copyOf ? Buffer.alloc(0) : Buffer.from(JSON.stringify(rows)),
+        source: `enrich:run:${names.join('+')}`,
+        runId,
+        sessionId: caller.sessionId,
+        copyOfDatasetId: copyOf,
+      },
+      { caller },
+    );
   }
 
   /** The input's rows: input_rows as sent, or every row of the workspace's dataset (its 404 otherwise). */
