@@ -97,14 +97,17 @@ export class Datasets {
   }
 
   /**
-   * Appends rows at `offset`, which must be the dataset's row count (409 otherwise; positions it
-   * already holds are a replay, answered unchanged). The append holds the dataset while it writes,
+   * Appends rows at `offset`, which must be the dataset's row count (409 otherwise; the same rows
+   * already held there are a replay, answered unchanged). The append holds the dataset while it writes,
    * counts the rows in the quota, then makes them count in one guarded update: a crash leaves rows
    * past the count, unseen, that a retry overwrites. Appends of other rows wait their turn (409).
    */
   async append(input: NewRows): Promise<DatasetRecord> {
     const record = await this.get(input.workspaceId, input.id);
-    if (input.rows.length > 0 && input.offset + input.rows.length <= record.rowCount) return record;
+    if (input.rows.length > 0 && input.offset + input.rows.length <= record.rowCount) {
+      if (await this.holds(record, input.offset, input.rows)) return record;
+      throw appendConflict(record, input.offset);
+    }
     const token = createHash('sha256')
       .update(`${input.offset}\n${JSON.stringify(input.rows)}`)
       .digest('hex');
@@ -203,6 +206,12 @@ export class Datasets {
       throw quotaExceeded(this.quota, reserved.used, usageOf(record));
     }
     await this.datasets.markCounted(record.id);
+  }
+
+  /** Whether the dataset holds exactly `rows` from `offset` on (a replayed append). */
+  private async holds(record: DatasetRecord, offset: number, rows: readonly Row[]): Promise<boolean> {
+    const stored = await this.rows.page(record.id, { offset, limit: rows.length }, record.rowCount);
+    return stored.length === rows.length && stored.every((json, i) => json === JSON.stringify(rows[i]));
   }
 
   private async sample(record: DatasetRecord): Promise<Row[]> {
