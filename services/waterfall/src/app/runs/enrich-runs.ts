@@ -1,3 +1,4 @@
+import type { Hash } from 'node:crypto';
 import {
   errors,
   httpError,
@@ -17,6 +18,8 @@ import { stepName } from '../../domain/enrich/walk';
 import {
   chunkIdOf,
   chunksOf,
+  hashRows,
+  newRowsHash,
   partialBudgetWarning,
   rowsCovered,
   runReplayKeyOf,
@@ -36,6 +39,15 @@ import { runView, type RunView } from './run-view';
 const READ_PAGE = 1_000;
 /** Rows of the range a `preview` resolves the inputs of. */
 const PREVIEW_ROWS = 3;
+
+/** What a run reads of its input before it starts (never every row at once). */
+interface RunInput {
+  count: number;
+  /** The rows' hash so far (rule 4's key). */
+  readonly hash: Hash;
+  /** Rows from the range's start on, as many as a preview shows. */
+  readonly head: Row[];
+}
 
 export interface EnrichRunsOptions {
   readonly chunkRows: number;
@@ -78,8 +90,8 @@ export class EnrichRuns {
     const request = runRequestOf(body);
     const who: Caller = request.sessionId ? { ...caller, sessionId: request.sessionId } : caller;
     const toolPrices = await this.toolPricesOf(request, who);
-    const rows = await this.rowsOf(request, who);
-    const slice = sliceOf(request.range, rows.length);
+    const input = await this.inputOf(request, who);
+    const slice = sliceOf(request.range, input.count);
     const perStep = await Promise.all(
       request.steps.map((step) =>
         isToolStep(step) ? toolPrices.get(runStepName(step))! : worstCasePerRow(this.deps.providers, CHAINS[step]),
@@ -88,10 +100,10 @@ export class EnrichRuns {
     const names = request.steps.map(runStepName);
     const worstPerRow = perStep.reduce((sum, price) => sum + price, 0);
     const inRange = slice.end - slice.start;
-    if (request.mode !== 'run') return this.check(request, rows, slice, perStep, who);
+    if (request.mode !== 'run') return this.check(request, input, slice, perStep, who);
 
     const runId = newEnrichRunId();
-    const replayKey = runReplayKeyOf(who.workspaceId, rows, request.steps.map(stepKeyOf), slice);
+    const replayKey = runReplayKeyOf(who.workspaceId, input.hash, request.steps.map(stepKeyOf), slice);
     if (!(await this.deps.replayKeys.setIfAbsent(replayKey, runId, this.deps.options.replayWindowMs))) {
       const first = await this.deps.replayKeys.get(replayKey);
       const run = first ? await this.deps.runs.find(who.workspaceId, first) : null;
@@ -107,8 +119,18 @@ export class EnrichRuns {
       throw error;
     }
     const datasetId = request.inPlace ? request.input! : enrichDatasetIdOf(runId);
-    if (!request.inPlace) await this.createOutput(request, datasetId, runId, names, rows, who);
-    await this.launch({ runId, datasetId, request, rows, slice, worstPerRow, covered, replayKey, caller: who });
+    if (!request.inPlace) await this.createOutput(request, datasetId, runId, names, who);
+    await this.launch({
+      runId,
+      datasetId,
+      request,
+      rowCount: input.count,
+      slice,
+      worstPerRow,
+      covered,
+      replayKey,
+      caller: who,
+    });
     const run = await this.waitFor(runId, who, request.detach ? this.deps.options.detachMs : this.deps.options.blockMs);
     return this.view(run!);
   }
@@ -136,20 +158,13 @@ export class EnrichRuns {
    * message carries its rows, whatever their size), or the input_rows as sent (they came in one
    * message, so they fit in one).
    */
-  private async createOutput(
-    request: RunRequest,
-    datasetId: string,
-    runId: string,
-    names: string[],
-    rows: Row[],
-    caller: Caller,
-  ) {
+  private async createOutput(request: RunRequest, datasetId: string, runId: string, names: string[], caller: Caller) {
     const copyOf = request.inputRows ? '' : request.input!;
     await this.deps.clients.dataset.createDataset(
       {
         datasetId,
         name: request.outputName ?? `enrich run ${names.join('+')} ${runId}`,
-        rowsJson: copyOf ? Buffer.alloc(0) : Buffer.from(JSON.stringify(rows)),
+        rowsJson: copyOf ? Buffer.alloc(0) : Buffer.from(JSON.stringify(request.inputRows)),
         source: `enrich:run:${names.join('+')}`,
         runId,
         sessionId: caller.sessionId,
@@ -159,21 +174,33 @@ export class EnrichRuns {
     );
   }
 
-  /** The input's rows: input_rows as sent, or every row of the workspace's dataset (its 404 otherwise). */
-  private async rowsOf(request: RunRequest, caller: Caller): Promise<Row[]> {
-    if (request.inputRows) return [...request.inputRows];
-    const rows: Row[] = [];
-    for (let total = Infinity; rows.length < total;) {
+  /**
+   * What a run needs of its input, read page by page and never held whole: the row count, the
+   * rows' hash (rule 4), and the rows a preview shows from the range's start. A dataset not of the
+   * workspace is the dataset service's 404.
+   */
+  private async inputOf(request: RunRequest, caller: Caller): Promise<RunInput> {
+    const from = request.range?.start ?? 0;
+    const headOf = (rows: readonly Row[], offset: number) =>
+      rows.slice(Math.max(0, from - offset), Math.max(0, from + PREVIEW_ROWS - offset));
+    if (request.inputRows) {
+      const rows = request.inputRows;
+      return { count: rows.length, hash: hashRows(newRowsHash(), rows), head: headOf(rows, 0) };
+    }
+    const input: RunInput = { count: 0, hash: newRowsHash(), head: [] };
+    for (let total = Infinity; input.count < total;) {
       const page = await this.deps.clients.dataset.getRows(
-        { datasetId: request.input!, page: { offset: rows.length, limit: READ_PAGE } },
+        { datasetId: request.input!, page: { offset: input.count, limit: READ_PAGE } },
         { caller },
       );
       total = Number(page.page?.total ?? 0);
       const batch = JSON.parse(page.rowsJson.toString('utf8')) as Row[];
       if (batch.length === 0) break;
-      rows.push(...batch);
+      hashRows(input.hash, batch);
+      input.head.push(...headOf(batch, input.count));
+      input.count += batch.length;
     }
-    return rows;
+    return input;
   }
 
   /** Decision 0033: a workspace's running runs are bounded (429 `too_many_runs`). */
@@ -216,7 +243,7 @@ export class EnrichRuns {
     runId: string;
     datasetId: string;
     request: RunRequest;
-    rows: Row[];
+    rowCount: number;
     slice: Slice;
     worstPerRow: number;
     covered: number;
@@ -259,7 +286,7 @@ export class EnrichRuns {
         input_dataset_id: run.request.input ?? '',
         in_place: run.request.inPlace,
         output_name: run.request.outputName ?? '',
-        row_total: run.rows.length,
+        row_total: run.rowCount,
         range_start: run.slice.start,
         range_end: run.slice.end,
         total: run.slice.end - run.slice.start,
@@ -339,7 +366,7 @@ export class EnrichRuns {
   }
 
   /** `estimate`, `dry_run`, `preview`: the price, the plan per step, the first rows' inputs; no hold, no vendor. */
-  private async check(request: RunRequest, rows: Row[], slice: Slice, perStep: number[], caller: Caller) {
+  private async check(request: RunRequest, input: RunInput, slice: Slice, perStep: number[], caller: Caller) {
     const inRange = slice.end - slice.start;
     const worstPerRow = perStep.reduce((sum, price) => sum + price, 0);
     const { account } = await this.deps.clients.billing.getBalance({ recent: 0 }, { caller });
@@ -352,13 +379,13 @@ export class EnrichRuns {
       rows: inRange,
       would_charge_credits_max: credits(perStep[i]! * inRange),
     }));
-    const preview = rows.slice(slice.start, Math.min(slice.end, slice.start + PREVIEW_ROWS)).map((row, i) => ({
+    const preview = input.head.slice(0, slice.end - slice.start).map((row, i) => ({
       row: slice.start + i,
       steps: Object.fromEntries(request.steps.map((step) => [runStepName(step), resolvedInputs(step, row)])),
     }));
     return {
       status: request.mode,
-      rows: rows.length,
+      rows: input.count,
       range: `${slice.start}:${slice.end}`,
       in_range: inRange,
       steps: request.steps.map(runStepName),
