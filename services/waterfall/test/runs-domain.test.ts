@@ -109,8 +109,12 @@ describe('decision 0032: chunks, budget and replay keys', () => {
   });
 
   test('rule 4: the key ignores key order in rows and how they were read, and changes with the steps or the range', () => {
-    const keyOf = (workspaceId: string, rows: object[], steps: string[], slice: { start: number; end: number }) =>
-      runReplayKeyOf(workspaceId, hashRows(newRowsHash(), rows), steps, slice);
+    const keyOf = (
+      workspaceId: string,
+      rows: Record<string, unknown>[],
+      steps: string[],
+      slice: { start: number; end: number },
+    ) => runReplayKeyOf(workspaceId, hashRows(newRowsHash(), rows), steps, slice);
     const key = keyOf('ws_1', [{ a: 1, b: 2 }], ['email_enrichment'], { start: 0, end: 1 });
     expect(keyOf('ws_1', [{ b: 2, a: 1 }], ['email_enrichment'], { start: 0, end: 1 })).toBe(key);
     expect(keyOf('ws_1', [{ a: 1, b: 2 }], ['phone_enrichment'], { start: 0, end: 1 })).not.toBe(key);
