@@ -37,6 +37,12 @@ import { runView, type RunView } from './run-view';
 
 /** Rows read from an input dataset per GetRows page (the dataset service's largest page). */
 const READ_PAGE = 1_000;
+/**
+ * How long the copy of an input dataset into a new one may take: a 50,000-row run started in
+ * 14 s, copy included, on the test MongoDB-wire server (test/bench/runs-large.bench.ts), so the
+ * default RPC deadline (10 s) is too short for the largest datasets.
+ */
+const COPY_DEADLINE_MS = 60_000;
 /** Rows of the range a `preview` resolves the inputs of. */
 const PREVIEW_ROWS = 3;
 
@@ -170,7 +176,7 @@ export class EnrichRuns {
         sessionId: caller.sessionId,
         copyOfDatasetId: copyOf,
       },
-      { caller },
+      { caller, deadlineMs: COPY_DEADLINE_MS },
     );
   }
 
