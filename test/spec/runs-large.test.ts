@@ -29,6 +29,8 @@ describe(`dataset enrichment runs of large datasets (${mode})`, () => {
       RDE_ENRICH_POLL_INTERVAL_MS: '200',
       RDE_ENRICH_RUN_CHUNK_ROWS: '5',
       RDE_ENRICH_RUN_SWEEP_MS: '300',
+      // Room for the input and one copy of it, not two.
+      RDE_DATASET_QUOTA_ROWS: String(ROWS * 2.5),
     });
   });
 
@@ -110,6 +112,15 @@ describe(`dataset enrichment runs of large datasets (${mode})`, () => {
     expect(new Set(ledger.map((entry) => entry.id)).size).toBe(ledger.length);
     expect(Math.round(ledger.reduce((sum, entry) => sum + entry.amount, 0) * 1000)).toBe(hits * 1000);
     expect(balance).toMatchObject({ balance: 100 - hits, reserved: 0 });
+    // A second copy would pass the workspace's rows quota: 409 before anything is held or called.
+    const { result: refused, calls: refusedCalls } = await callsDuring(() =>
+      api(rde, 'POST', '/enrich/run', { key, body: { input, steps: ['email_enrichment'], range: '10:20' } }),
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatchObject({ reason: 'dataset_quota_exceeded', quota: 'rows' });
+    expect(refusedCalls).toEqual({});
+    expect(await settled(key)).toMatchObject({ balance: 100 - hits, reserved: 0 });
+    expect((await api(rde, 'GET', '/api/v2/datasets', { key })).body.total).toBe(2);
     // The input is left as it was.
     expect((await api(rde, 'GET', `/api/v2/datasets/${input}`, { key })).body).toMatchObject({
       row_count: ROWS,

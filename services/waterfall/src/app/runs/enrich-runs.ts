@@ -115,17 +115,21 @@ export class EnrichRuns {
       const run = first ? await this.deps.runs.find(who.workspaceId, first) : null;
       if (run) return this.view(run, { replayed: true });
     }
+    const datasetId = request.inPlace ? request.input! : enrichDatasetIdOf(runId);
     let covered: number;
     try {
       await this.withinRunLimit(who);
-      covered = await this.hold(runId, worstPerRow, inRange, names, who);
+      // The output before the hold: a dataset quota's 409 then leaves no credits held.
+      if (!request.inPlace) await this.createOutput(request, datasetId, runId, names, who);
+      covered = await this.hold(runId, worstPerRow, inRange, names, who).catch(async (error: unknown) => {
+        if (!request.inPlace) await this.dropOutput(datasetId, runId, who);
+        throw error;
+      });
     } catch (error) {
       // Nothing ran: the same request sent again must run, not reattach to a refusal.
       await this.deps.replayKeys.delete(replayKey);
       throw error;
     }
-    const datasetId = request.inPlace ? request.input! : enrichDatasetIdOf(runId);
-    if (!request.inPlace) await this.createOutput(request, datasetId, runId, names, who);
     await this.launch({
       runId,
       datasetId,
@@ -178,6 +182,15 @@ export class EnrichRuns {
       },
       { caller, deadlineMs: COPY_DEADLINE_MS },
     );
+  }
+
+  /** Deletes the output of a run refused its hold; one left behind is only an unused dataset. */
+  private async dropOutput(datasetId: string, runId: string, caller: Caller): Promise<void> {
+    await this.deps.clients.dataset
+      .deleteDataset({ datasetId }, { caller })
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ err: error, runId }, 'could not delete a refused run’s output'),
+      );
   }
 
   /**
