@@ -27,3 +27,51 @@ export function deliverSigned(rde: RunningRde, payload: string, secret = WEBHOOK
     headers: { 'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret }) },
   });
 }
+
+let eventSeq = 0;
+/** A provider event id no earlier delivery used. */
+export const providerEventId = () => `evt_${Date.now()}_${++eventSeq}`;
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** The provider's report that the workspace's subscription to `planId` (monthly) is active. */
+export function subscriptionCreated(workspaceId: string, planId = 'starter') {
+  const start = nowSeconds();
+  return {
+    id: providerEventId(),
+    object: 'event',
+    type: 'customer.subscription.created',
+    created: start,
+    data: {
+      object: {
+        id: `sub_${workspaceId}`,
+        object: 'subscription',
+        customer: `cus_${workspaceId}`,
+        status: 'active',
+        cancel_at_period_end: false,
+        metadata: { workspace_id: workspaceId, plan_id: planId, cadence: 'monthly' },
+        items: {
+          data: [{ id: `si_${workspaceId}`, current_period_start: start, current_period_end: start + 2_592_000 }],
+        },
+      },
+    },
+  };
+}
+
+/** The provider's report that a credit checkout session was paid. */
+export function paidCreditCheckout(workspaceId: string, sessionId: string, credits: number, id = providerEventId()) {
+  return {
+    id,
+    object: 'event',
+    type: 'checkout.session.completed',
+    created: nowSeconds(),
+    data: {
+      object: {
+        id: sessionId,
+        object: 'checkout.session',
+        mode: 'payment',
+        payment_status: 'paid',
+        metadata: { purpose: 'credit_purchase', workspace_id: workspaceId, credits: String(credits) },
+      },
+    },
+  };
+}

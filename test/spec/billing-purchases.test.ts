@@ -1,5 +1,5 @@
 import { api } from '../e2e/api';
-import { NO_STRIPE_ENV, STRIPE_ENV, deliverSigned } from '../e2e/stripe';
+import { NO_STRIPE_ENV, STRIPE_ENV, deliverSigned, paidCreditCheckout, subscriptionCreated } from '../e2e/stripe';
 import { newTeam } from '../e2e/teams';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
 
@@ -40,54 +40,12 @@ describe(`credit purchases on the payment provider (${mode})`, () => {
     await rde?.stop();
   });
 
-  let eventSeq = 0;
-  const eventId = () => `evt_buy_${Date.now()}_${++eventSeq}`;
-  const now = () => Math.floor(Date.now() / 1000);
   const deliver = (event: object) => deliverSigned(rde, JSON.stringify(event));
-
-  /** The provider's report that a credit checkout session was paid. */
-  const paidCheckout = (workspaceId: string, sessionId: string, credits: number, id = eventId()) => ({
-    id,
-    object: 'event',
-    type: 'checkout.session.completed',
-    created: now(),
-    data: {
-      object: {
-        id: sessionId,
-        object: 'checkout.session',
-        mode: 'payment',
-        payment_status: 'paid',
-        metadata: { purpose: 'credit_purchase', workspace_id: workspaceId, credits: String(credits) },
-      },
-    },
-  });
 
   /** A Starter workspace: the provider told us its subscription is active. */
   const subscribed = async () => {
     const team = await newTeam(rde, 'buy');
-    const start = now();
-    const created = await deliver({
-      id: eventId(),
-      object: 'event',
-      type: 'customer.subscription.created',
-      created: start,
-      data: {
-        object: {
-          id: `sub_${team.workspaceId}`,
-          object: 'subscription',
-          customer: `cus_${team.workspaceId}`,
-          status: 'active',
-          cancel_at_period_end: false,
-          metadata: { workspace_id: team.workspaceId, plan_id: 'starter', cadence: 'monthly' },
-          items: {
-            data: [
-              { id: `si_${team.workspaceId}`, current_period_start: start, current_period_end: start + 2_592_000 },
-            ],
-          },
-        },
-      },
-    });
-    expect(created.status).toBe(200);
+    expect((await deliver(subscriptionCreated(team.workspaceId))).status).toBe(200);
     return team;
   };
   const overview = async (key: string) => (await api(rde, 'GET', '/api/v2/billing/overview', { key })).body;
@@ -129,10 +87,10 @@ describe(`credit purchases on the payment provider (${mode})`, () => {
     const { workspaceId, owner } = await subscribed();
     const before = await bucketsOf(owner);
     const sessionId = `cs_test_${workspaceId}`;
-    const event = paidCheckout(workspaceId, sessionId, 500);
+    const event = paidCreditCheckout(workspaceId, sessionId, 500);
     expect((await deliver(event)).status).toBe(200);
     expect((await deliver(event)).status).toBe(200); // the same event again
-    expect((await deliver(paidCheckout(workspaceId, sessionId, 500))).status).toBe(200); // a new event, same session
+    expect((await deliver(paidCreditCheckout(workspaceId, sessionId, 500))).status).toBe(200); // a new event, same session
     expect(await bucketsOf(owner)).toEqual({
       balance: before.balance + 500,
       plan_remaining: before.plan_remaining,
@@ -148,7 +106,7 @@ describe(`credit purchases on the payment provider (${mode})`, () => {
   test('an unpaid checkout session grants nothing', async () => {
     const { workspaceId, owner } = await subscribed();
     const before = await bucketsOf(owner);
-    const unpaid = paidCheckout(workspaceId, `cs_unpaid_${workspaceId}`, 500);
+    const unpaid = paidCreditCheckout(workspaceId, `cs_unpaid_${workspaceId}`, 500);
     unpaid.data.object.payment_status = 'unpaid';
     expect((await deliver(unpaid)).status).toBe(200);
     expect(await bucketsOf(owner)).toEqual(before);
@@ -156,7 +114,7 @@ describe(`credit purchases on the payment provider (${mode})`, () => {
 
   test('plan credits are spent before purchased ones', async () => {
     const { workspaceId, owner, member } = await subscribed();
-    expect((await deliver(paidCheckout(workspaceId, `cs_spend_${workspaceId}`, 500))).status).toBe(200);
+    expect((await deliver(paidCreditCheckout(workspaceId, `cs_spend_${workspaceId}`, 500))).status).toBe(200);
     const before = await bucketsOf(owner);
     const call = await api(rde, 'POST', '/tools/verimail/verify', {
       key: member,

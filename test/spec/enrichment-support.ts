@@ -45,13 +45,26 @@ export const ENRICH_VENDORS = [
   'ringdirect',
 ] as const;
 
-/** Vendors that answer at once without rate limits, a short detach and poll budget: the rules' suites. */
-export const QUICK_ENRICHMENT_ENV = {
+/** Vendors that answer at once without rate limits, and a short poll budget. */
+const QUICK_VENDORS_ENV = {
   RDE_SANDBOX_LATENCY_SCALE: '0',
   RDE_SANDBOX_RATE_LIMITS: 'false',
-  RDE_ENRICH_DETACH_MS: '1500',
   RDE_ENRICH_POLL_BUDGET_MS: '2500',
   RDE_ENRICH_POLL_INTERVAL_MS: '200',
+};
+
+/** Quick vendors and a short detach: the enrichment rules' suites. */
+export const QUICK_ENRICHMENT_ENV = { ...QUICK_VENDORS_ENV, RDE_ENRICH_DETACH_MS: '1500' };
+
+/**
+ * Quick vendors, runs cut into chunks of 10 rows (so every run is worked as several chunks), a
+ * short detach and a frequent sweep: the dataset runs' suites.
+ */
+export const QUICK_RUNS_ENV = {
+  ...QUICK_VENDORS_ENV,
+  RDE_ENRICH_RUN_CHUNK_ROWS: '10',
+  RDE_ENRICH_RUN_DETACH_MS: '1000',
+  RDE_ENRICH_RUN_SWEEP_MS: '300',
 };
 
 export function enrichmentSupport(rde: () => RunningRde) {
@@ -68,6 +81,11 @@ export function enrichmentSupport(rde: () => RunningRde) {
 
   async function person(index: number): Promise<Person> {
     return (await (await fetch(`${rde().sandboxUrl}/_admin/people/${index}`)).json()) as Person;
+  }
+
+  /** `count` sandbox people from `from` on, as rows with a name and an employer domain. */
+  async function peopleRows(from: number, count: number) {
+    return (await Promise.all(Array.from({ length: count }, (_, i) => person(from + i)))).map((p) => rowOf(p));
   }
 
   /** Staff of a (hard-case) company as a people database lists them: name, LinkedIn URL, employer domain. */
@@ -155,7 +173,20 @@ export function enrichmentSupport(rde: () => RunningRde) {
     return response.body.rows as EnrichedRow[];
   }
 
-  return { workspace, person, staffOf, knobs, resetKnobs, calls, callsDuring, settled, ledger, charges, datasetRows };
+  return {
+    workspace,
+    person,
+    peopleRows,
+    staffOf,
+    knobs,
+    resetKnobs,
+    calls,
+    callsDuring,
+    settled,
+    ledger,
+    charges,
+    datasetRows,
+  };
 }
 
 /** What a row's steps charged, in credits. */

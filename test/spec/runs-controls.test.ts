@@ -1,6 +1,6 @@
 import { api } from '../e2e/api';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
-import { enrichmentSupport, rowOf, type EnrichedRow } from './enrichment-support';
+import { QUICK_RUNS_ENV, enrichmentSupport, type EnrichedRow } from './enrichment-support';
 
 jest.setTimeout(240_000);
 
@@ -10,18 +10,13 @@ jest.setTimeout(240_000);
  */
 describe(`dataset enrichment run controls (${mode})`, () => {
   let rde: RunningRde;
-  const { workspace, person, knobs, resetKnobs, settled, charges } = enrichmentSupport(() => rde);
+  const { workspace, peopleRows, knobs, resetKnobs, settled, charges } = enrichmentSupport(() => rde);
 
   beforeAll(async () => {
     rde = await startRde({
-      RDE_SANDBOX_LATENCY_SCALE: '0',
-      RDE_SANDBOX_RATE_LIMITS: 'false',
-      RDE_ENRICH_POLL_BUDGET_MS: '2500',
-      RDE_ENRICH_POLL_INTERVAL_MS: '200',
-      RDE_ENRICH_RUN_CHUNK_ROWS: '10',
+      ...QUICK_RUNS_ENV,
       RDE_ENRICH_RUN_SLOTS: '2',
       RDE_ENRICH_RUN_DETACH_MS: '500',
-      RDE_ENRICH_RUN_SWEEP_MS: '300',
       RDE_ENRICH_RUN_WORKSPACE_LIMIT: '2',
     });
   });
@@ -32,8 +27,6 @@ describe(`dataset enrichment run controls (${mode})`, () => {
 
   afterEach(() => resetKnobs());
 
-  const people = async (from: number, count: number) =>
-    (await Promise.all(Array.from({ length: count }, (_, i) => person(from + i)))).map((p) => rowOf(p));
   const start = (key: string, rows: object[]) =>
     api(rde, 'POST', '/enrich/run', { key, body: { input_rows: rows, steps: ['email_enrichment'], detach: true } });
   const poll = async (key: string, runId: string) => (await api(rde, 'GET', `/enrich/runs/${runId}`, { key })).body;
@@ -46,7 +39,7 @@ describe(`dataset enrichment run controls (${mode})`, () => {
   test('cancel: chunks not started walk nothing, the run ends cancelled, only what was found is billed', async () => {
     const key = await workspace();
     await knobs('mailfinder', { latency_ms: { median: 800, p95: 800 } });
-    const rows = await people(11_000, 80);
+    const rows = await peopleRows(11_000, 80);
     const started = await start(key, rows);
     expect(started.body._meta.status).toBe('running');
     const runId = started.body._meta.run_id as string;
@@ -76,9 +69,12 @@ describe(`dataset enrichment run controls (${mode})`, () => {
   test('concurrent runs: past the workspace limit a run is 429 too_many_runs, before any hold or vendor call', async () => {
     const key = await workspace();
     await knobs('mailfinder', { latency_ms: { median: 800, p95: 800 } });
-    const runs = await Promise.all([start(key, await people(12_000, 40)), start(key, await people(12_100, 40))]);
+    const runs = await Promise.all([
+      start(key, await peopleRows(12_000, 40)),
+      start(key, await peopleRows(12_100, 40)),
+    ]);
     for (const response of runs) expect(response.body._meta.status).toBe('running');
-    const third = await people(12_200, 5);
+    const third = await peopleRows(12_200, 5);
     const refused = await start(key, third);
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ error: 'too_many_runs', limit: 2, running: 2 });

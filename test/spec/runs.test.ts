@@ -1,6 +1,7 @@
 import { api } from '../e2e/api';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
-import { enrichmentSupport, rowOf, type EnrichedRow } from './enrichment-support';
+import { NO_STRIPE_ENV } from '../e2e/stripe';
+import { QUICK_RUNS_ENV, enrichmentSupport, type EnrichedRow } from './enrichment-support';
 
 jest.setTimeout(240_000);
 
@@ -12,18 +13,10 @@ jest.setTimeout(240_000);
 describe(`dataset enrichment runs (${mode})`, () => {
   let rde: RunningRde;
   const support = enrichmentSupport(() => rde);
-  const { workspace, person, knobs, resetKnobs, callsDuring, settled, charges } = support;
+  const { workspace, person, peopleRows, knobs, resetKnobs, callsDuring, settled, charges } = support;
 
   beforeAll(async () => {
-    rde = await startRde({
-      RDE_SANDBOX_LATENCY_SCALE: '0',
-      RDE_SANDBOX_RATE_LIMITS: 'false',
-      RDE_ENRICH_POLL_BUDGET_MS: '2500',
-      RDE_ENRICH_POLL_INTERVAL_MS: '200',
-      RDE_ENRICH_RUN_CHUNK_ROWS: '10',
-      RDE_ENRICH_RUN_DETACH_MS: '1000',
-      RDE_ENRICH_RUN_SWEEP_MS: '300',
-    });
+    rde = await startRde({ ...QUICK_RUNS_ENV, ...NO_STRIPE_ENV });
   });
 
   afterAll(async () => {
@@ -32,8 +25,6 @@ describe(`dataset enrichment runs (${mode})`, () => {
 
   afterEach(() => resetKnobs());
 
-  const people = async (from: number, count: number) =>
-    (await Promise.all(Array.from({ length: count }, (_, i) => person(from + i)))).map((p) => rowOf(p));
   const run = (key: string, body: object) => api(rde, 'POST', '/enrich/run', { key, body });
   const poll = (key: string, runId: string) => api(rde, 'GET', `/enrich/runs/${runId}`, { key });
   /** Polls the run until it ends, as a client following poll_after_s would. */
@@ -61,7 +52,7 @@ describe(`dataset enrichment runs (${mode})`, () => {
 
   test('rule 1: the range is enriched into a new dataset (or in place), the other rows pass through untouched', async () => {
     const key = await workspace();
-    const rows = await people(5000, 30);
+    const rows = await peopleRows(5000, 30);
     const input = await dataset(key, rows);
     const { result, calls } = await callsDuring(() =>
       run(key, { input, steps: ['email_enrichment'], range: '5:25', output_name: 'leads enriched' }),
@@ -110,7 +101,7 @@ describe(`dataset enrichment runs (${mode})`, () => {
 
   test('rule 1: estimate, dry_run and preview spend nothing and call no vendor', async () => {
     const key = await workspace();
-    const rows = await people(5100, 12);
+    const rows = await peopleRows(5100, 12);
     const { result, calls } = await callsDuring(async () => [
       await run(key, { input_rows: rows, steps: ['email_enrichment', 'phone_enrichment'], estimate: true }),
       await run(key, { input_rows: rows, specs: ['email_enrichment'], range: '2:10', dry_run: true }),
@@ -138,7 +129,7 @@ describe(`dataset enrichment runs (${mode})`, () => {
     const key = await workspace();
     // Nearly every row hits: 100 credits cover about 100 of the 150 rows.
     await knobs('mailfinder', { hit_rate_multiplier: 100 });
-    const rows = await people(6000, 150);
+    const rows = await peopleRows(6000, 150);
     const first = await run(key, { input_rows: rows, steps: ['email_enrichment'] });
     expect(first.status).toBe(200);
     const answer = first.body._meta.status === 'running' ? await ended(key, first.body.run_id) : first.body;
@@ -165,6 +156,8 @@ describe(`dataset enrichment runs (${mode})`, () => {
     );
     expect(refused.status).toBe(402);
     expect(refused.body.error).toBe('insufficient_credits');
+    // No payment provider configured: nowhere to pay (runs-checkout.test.ts has the other case).
+    expect(refused.body).not.toHaveProperty('checkout_url');
     expect(calls).toEqual({});
     expect(await datasets()).toBe(held);
     await billedOnce(key, hits);
@@ -173,7 +166,7 @@ describe(`dataset enrichment runs (${mode})`, () => {
   test('rule 3: detach answers a handle at once; GET polls it to completed with the summary, columns and a sample', async () => {
     const key = await workspace();
     await knobs('mailfinder', { latency_ms: { median: 1500, p95: 1500 } });
-    const rows = await people(7000, 40);
+    const rows = await peopleRows(7000, 40);
     const response = await run(key, { input_rows: rows, steps: ['email_enrichment'], detach: true });
     expect(response.status).toBe(200);
     const handle = response.body._meta;
@@ -199,7 +192,7 @@ describe(`dataset enrichment runs (${mode})`, () => {
     await knobs('mailfinder', { latency_ms: { median: 1000, p95: 1000 } });
     await knobs('bulkmail', { hit_rate_multiplier: 0 });
     // No LinkedIn URL: the chain is MailFinder, then BulkMail (which finds nothing here).
-    const rows = (await people(7100, 60)).map(({ name, company_domain }) => ({ name, company_domain }));
+    const rows = (await peopleRows(7100, 60)).map(({ name, company_domain }) => ({ name, company_domain }));
     const response = await run(key, { input_rows: rows, steps: ['email_enrichment'], detach: true });
     expect(response.body._meta.status).toBe('running');
     // The output dataset is deleted under the run: its chunks can no longer read or write their rows.
@@ -213,7 +206,7 @@ describe(`dataset enrichment runs (${mode})`, () => {
 
   test('rule 4: identical rows, steps and range within 15 minutes reattach at 0; another range bills anew', async () => {
     const key = await workspace();
-    const rows = await people(8000, 20);
+    const rows = await peopleRows(8000, 20);
     const body = { input_rows: rows, steps: ['email_enrichment'], range: '0:10' };
     const first = await run(key, body);
     expect(first.body._meta).toMatchObject({ status: 'completed' });
@@ -277,7 +270,7 @@ describe(`dataset enrichment runs (${mode})`, () => {
 
   test('steps: an unknown tool method, a required argument not mapped or an undeclared one is 422 before any charge', async () => {
     const key = await workspace();
-    const rows = await people(9400, 2);
+    const rows = await peopleRows(9400, 2);
     const bad = [
       { input_rows: rows, steps: [{ tool: 'mailfinder', method: 'guess', args: {} }] },
       { input_rows: rows, steps: ['nosuchtool.find'] },
@@ -299,7 +292,7 @@ describe(`dataset enrichment runs (${mode})`, () => {
 
   test('errors: malformed runs are 422 with the validation list, another workspace input is 404; nothing is charged', async () => {
     const key = await workspace();
-    const rows = await people(9000, 3);
+    const rows = await peopleRows(9000, 3);
     const bad = [
       { input_rows: rows },
       { input_rows: rows, input: 'ds_abc', steps: ['email_enrichment'] },

@@ -2,6 +2,8 @@ import { InMemoryDocumentStore, ManualClock } from '@rde/platform';
 import { CreditBook } from '../src/credit-book';
 import { millicredits } from '../src/domain/credits';
 import { buckets } from '../src/domain/overview';
+import { PLAN_CATALOG } from '../src/domain/plans';
+import { topupTierCovering } from '../src/domain/purchases';
 import { AccountStore, type AccountDocument, type Draw } from '../src/store/accounts';
 import { GrantRepository } from '../src/store/grants';
 import { LedgerStore } from '../src/store/ledger';
@@ -87,5 +89,16 @@ describe('purchased credits bucket', () => {
       false,
     );
     expect(await bucketsNow()).toMatchObject({ balance: 600, purchased_credits: 500 });
+  });
+});
+
+/** Decision 0046: the tier a run's 402 `checkout_url` buys. */
+describe('the top-up tier covering a shortfall', () => {
+  test('is the smallest catalog tier at least as large as what is needed, the largest when none is', () => {
+    const tiers = PLAN_CATALOG.topup_tiers.map((tier) => tier.credits).sort((a, b) => a - b);
+    expect(topupTierCovering(1).credits).toBe(tiers[0]);
+    expect(topupTierCovering(millicredits(tiers[0]!)).credits).toBe(tiers[0]);
+    expect(topupTierCovering(millicredits(tiers[0]!) + 1).credits).toBe(tiers[1]);
+    expect(topupTierCovering(millicredits(tiers[tiers.length - 1]! * 10)).credits).toBe(tiers[tiers.length - 1]);
   });
 });

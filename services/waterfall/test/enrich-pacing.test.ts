@@ -72,6 +72,34 @@ describe('rule 5: rows run in parallel within each vendor’s limits', () => {
     expect(seen.calls).toBe(20);
     expect(seen.maxInFlight).toBe(3);
   });
+  test('calls queued behind busy slots wait out a 429 told while they queued, not only calls arriving later', async () => {
+    const { port, seen } = vendor(1, 1_000);
+    let now = 0;
+    const startedAt: number[] = [];
+    const paced = new PacedProviders(
+      {
+        contract: port.contract,
+        invoke: (call, who) => {
+          startedAt.push(now);
+          return port.invoke(call, who);
+        },
+      },
+      {
+        concurrency: 1,
+        rateLimitBudgetMs: 60_000,
+        sleep: async (ms) => {
+          now += ms;
+        },
+        now: () => now,
+      },
+    );
+    await Promise.all(
+      Array.from({ length: 5 }, () => paced.invoke({ tool: 'mailfinder', method: 'find', payload: {} }, caller)),
+    );
+    // The first call is refused at 0; every later one (queued at 0) starts after the pause.
+    expect(seen.calls).toBe(6);
+    expect(startedAt).toEqual([0, 1_000, 1_000, 1_000, 1_000, 1_000]);
+  });
 });
 
 describe('decision 0032: a vendor’s 429 pauses every replica', () => {

@@ -2,8 +2,15 @@ import Stripe from 'stripe';
 import { errors, httpError, type Caller, type Clock, type Logger } from '@rde/platform';
 import type { CreditBook } from '../credit-book';
 import type { PlanGrants } from './grants';
-import { PLAN_CATALOG, type PlanId } from '../domain/plans';
-import { purchaseEntry, purchaseMetadata, purchaseOf, topupTier, type CompletedCheckout } from '../domain/purchases';
+import { PLAN_CATALOG, type PlanId, type TopupTier } from '../domain/plans';
+import {
+  purchaseEntry,
+  purchaseMetadata,
+  purchaseOf,
+  topupTier,
+  topupTierCovering,
+  type CompletedCheckout,
+} from '../domain/purchases';
 import { requireOwner } from '../domain/roles';
 import {
   SELF_SERVE_PLAN_IDS,
@@ -34,6 +41,9 @@ export interface SubscriptionOptions {
   webhookSecret: string;
   returnUrl: string;
 }
+
+/** The checkout page offered to a refused member: a top-up tier's credits, or a plan. */
+export type ShortfallCheckout = { url: string; credits: number } | { url: string; plan_id: PlanId };
 
 export type ChangeResult =
   | { applied: 'immediate'; subscription: SubscriptionView }
@@ -91,13 +101,7 @@ export class Subscriptions {
         detail: 'This workspace already has a subscription: use /change.',
       });
     }
-    const metadata = providerMetadata(caller.workspaceId, target.plan_id, target.cadence);
-    return this.hostedCheckout(provider, caller.workspaceId, current, {
-      mode: 'subscription',
-      line_items: [{ quantity: 1, price_data: providerPrice(target.plan_id, target.cadence) }],
-      subscription_data: { metadata },
-      metadata,
-    });
+    return this.planCheckout(provider, caller.workspaceId, current, target);
   }
 
   /**
@@ -110,8 +114,52 @@ export class Subscriptions {
     if (!tier) throw errors.badRequest({ detail: "credits must be one of the plan catalog's topup_tiers" });
     const current = await this.subscriptions.find(caller.workspaceId);
     if (PLAN_CATALOG.topup_requires_plan && !isLive(current)) throw topupPlanRequired();
-    const metadata = purchaseMetadata(caller.workspaceId, tier.credits);
-    return this.hostedCheckout(provider, caller.workspaceId, current, {
+    return this.tierCheckout(provider, caller.workspaceId, current, tier);
+  }
+
+  /**
+   * Where a member refused for want of credits can pay for what they asked (decision 0046): the
+   * smallest top-up tier covering `needed` millicredits (the largest when none does), or on Free,
+   * where top-ups need a plan, the first self-serve plan's monthly checkout. Any member may get the
+   * page (paying is what changes the account); undefined without a payment provider.
+   */
+  async shortfallCheckout(caller: Caller, needed: number): Promise<ShortfallCheckout | undefined> {
+    if (!this.provider) return undefined;
+    const current = await this.subscriptions.find(caller.workspaceId);
+    if (PLAN_CATALOG.topup_requires_plan && !isLive(current)) {
+      const target = { plan_id: SELF_SERVE_PLAN_IDS[0]!, cadence: 'monthly' as const };
+      return {
+        url: await this.planCheckout(this.provider, caller.workspaceId, current, target),
+        plan_id: target.plan_id,
+      };
+    }
+    const tier = topupTierCovering(needed);
+    return { url: await this.tierCheckout(this.provider, caller.workspaceId, current, tier), credits: tier.credits };
+  }
+
+  private planCheckout(
+    provider: Stripe,
+    workspaceId: string,
+    current: SubscriptionDocument | null,
+    target: { plan_id: PlanId; cadence: Cadence },
+  ): Promise<string> {
+    const metadata = providerMetadata(workspaceId, target.plan_id, target.cadence);
+    return this.hostedCheckout(provider, workspaceId, current, {
+      mode: 'subscription',
+      line_items: [{ quantity: 1, price_data: providerPrice(target.plan_id, target.cadence) }],
+      subscription_data: { metadata },
+      metadata,
+    });
+  }
+
+  private tierCheckout(
+    provider: Stripe,
+    workspaceId: string,
+    current: SubscriptionDocument | null,
+    tier: TopupTier,
+  ): Promise<string> {
+    const metadata = purchaseMetadata(workspaceId, tier.credits);
+    return this.hostedCheckout(provider, workspaceId, current, {
       mode: 'payment',
       line_items: [
         {

@@ -17,6 +17,12 @@ export function topupTier(credits: number): TopupTier | undefined {
   return PLAN_CATALOG.topup_tiers.find((tier) => tier.credits === credits);
 }
 
+/** The smallest catalog top-up tier of at least `needed` millicredits; the largest when none is. */
+export function topupTierCovering(needed: number): TopupTier {
+  const tiers = [...PLAN_CATALOG.topup_tiers].sort((a, b) => a.credits - b.credits);
+  return tiers.find((tier) => millicredits(tier.credits) >= needed) ?? tiers[tiers.length - 1]!;
+}
+
 /** The checkout's metadata: what the completed session grants, and to whom. */
 export function purchaseMetadata(workspaceId: string, credits: number): Record<string, string> {
   return { purpose: 'credit_purchase', workspace_id: workspaceId, credits: String(credits) };

@@ -15,6 +15,16 @@ export function subscriptionHandlers(
     async creditCheckout(request, context) {
       return { url: await subscriptions.creditCheckout(callerOf(context), request.credits) };
     },
+    async shortfallCheckout(request, context) {
+      const checkout = await subscriptions.shortfallCheckout(
+        callerOf(context),
+        Number(request.needed?.millicredits ?? 0),
+      );
+      if (!checkout) return { url: '', credits: 0, planId: '' };
+      return 'credits' in checkout
+        ? { url: checkout.url, credits: checkout.credits, planId: '' }
+        : { url: checkout.url, credits: 0, planId: checkout.plan_id };
+    },
     async changeSubscription(request, context) {
       return { resultJson: json(await subscriptions.change(callerOf(context), request.planId, request.cadence)) };
     },

@@ -2,6 +2,7 @@ import { RdeError, type Caller } from '@rde/platform';
 import {
   createMcpHandler,
   isLegacyRequest,
+  PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -84,7 +85,9 @@ export function createEndpoint(clients: ToolClients): McpEndpoint {
   return {
     async serve(request, parsedBody, caller) {
       const authInfo = authInfoOf(caller);
-      if (!(await isLegacyRequest(request, parsedBody))) return modern.fetch(request, { authInfo, parsedBody });
+      if (claimsModernEnvelope(request, parsedBody) || !(await isLegacyRequest(request, parsedBody))) {
+        return modern.fetch(request, { authInfo, parsedBody });
+      }
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
@@ -100,6 +103,24 @@ export function createEndpoint(clients: ToolClients): McpEndpoint {
     close: () => modern.close(),
   };
 }
+
+/**
+ * Whether a request certainly takes the SDK's modern path: a POSTed JSON-RPC request or notification
+ * (neither a response nor `initialize`) whose params carry the envelope's protocol-version claim.
+ * The SDK classifies such a message modern (or answers it from the modern ladder) whatever the rest
+ * of the envelope says; skipping `isLegacyRequest` for it spares a second classification of the
+ * body, since `createMcpHandler` classifies it again (decision 0038). Anything else is left to
+ * `isLegacyRequest`, so the routing never disagrees with the SDK's.
+ */
+export function claimsModernEnvelope(request: Request, body: unknown): boolean {
+  if (request.method !== 'POST' || !isObject(body) || 'result' in body || 'error' in body) return false;
+  if (body.method === 'initialize' || !isObject(body.params)) return false;
+  const meta = body.params._meta;
+  return isObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** A refusal (of the arguments or by a service) becomes an MCP tool error: the spec's error body and its status. */
 async function runTool(run: () => Promise<Arguments>): Promise<CallToolResult> {

@@ -1,12 +1,15 @@
 import { clientSet, type AddressBook, type ServiceClient } from '@rde/platform';
-import { billing, catalog, dataset } from '@rde/proto';
+import { billing, billingSubscriptions, catalog, dataset } from '@rde/proto';
 
 export type BillingClient = ServiceClient<typeof billing.BillingServiceService>['rpc'];
+export type SubscriptionsClient = ServiceClient<typeof billingSubscriptions.SubscriptionServiceService>['rpc'];
 export type CatalogClient = ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
 export type DatasetClient = ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
 
 export interface WaterfallClients {
   readonly billing: BillingClient;
+  /** Billing's payment pages: where a run refused for want of credits can be paid for. */
+  readonly subscriptions: SubscriptionsClient;
   readonly catalog: CatalogClient;
   readonly dataset: DatasetClient;
   close(): void;
@@ -21,6 +24,7 @@ export function createWaterfallClients(addresses: AddressBook, deadlineMs: numbe
   const clients = clientSet(addresses, deadlineMs);
   return {
     billing: clients.connect('billing', billing.BillingServiceService),
+    subscriptions: clients.connect('billing', billingSubscriptions.SubscriptionServiceService),
     catalog: clients.connect('catalog', catalog.CatalogServiceService),
     dataset: clients.connect('dataset', dataset.DatasetServiceService),
     close: () => clients.close(),

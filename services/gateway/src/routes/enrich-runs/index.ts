@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
-import { RUN_BODY_LIMIT_BYTES, runBody, runParams, runRecord } from './schemas';
+import { RUN_BODY_LIMIT_BYTES, runBody, runParams, runRecord, runRefused } from './schemas';
 
 const tags = ['enrich'];
 /** A blocking run answers its handle after about 85 s, under the spec's ~100 s gateway close. */
@@ -9,7 +9,8 @@ const START_DEADLINE_MS = 100_000;
 
 /**
  * Dataset enrichment runs (spec "Dataset enrichment runs"): start one, poll it (free), cancel it
- * (decision 0033). 402: the balance cannot cover one row; 404: an input dataset not in this
+ * (decision 0033). 402: the balance cannot cover one row (with `checkout_url` when payments are
+ * configured); 404: an input dataset not in this
  * workspace; 409: the output dataset would pass the workspace's dataset quota; 429: too many runs
  * of the workspace are running.
  */
@@ -21,7 +22,7 @@ export async function enrichRunRoutes(app: FastifyInstance, deps: GatewayDepende
     '/enrich/run',
     {
       bodyLimit: RUN_BODY_LIMIT_BYTES,
-      schema: { tags, body: runBody, response: { 200: runRecord, ...errorResponses(402, 404, 409, 429) } },
+      schema: { tags, body: runBody, response: { 200: runRecord, 402: runRefused, ...errorResponses(404, 409, 429) } },
     },
     async (request) => {
       const { runJson } = await waterfall.startEnrichRun(

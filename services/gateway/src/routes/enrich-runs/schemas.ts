@@ -1,4 +1,4 @@
-import { jsonObject, pathParam, sessionId } from '../../contract';
+import { errorBody, jsonObject, pathParam, sessionId } from '../../contract';
 import { ENRICH_CAPABILITIES } from '../enrich/schemas';
 import { credits } from '../waterfall-meta';
 
@@ -160,4 +160,24 @@ export const runRecord = {
   },
   required: ['status', '_meta'],
   additionalProperties: true,
+} as const;
+
+/**
+ * Rule 2's 402: the balance cannot cover one row (`insufficient_credits`, with what one row needs
+ * and what is available), or a spending cap refused the run (`spending_cap_reached`). With payments
+ * configured, the want of credits carries `checkout_url` (decision 0046).
+ */
+export const runRefused = {
+  ...errorBody,
+  description: 'the balance cannot cover one row, or a spending cap refused the run',
+  properties: {
+    ...errorBody.properties,
+    required: { type: 'number', description: "credits one row's worst case needs" },
+    available: { type: 'number', description: 'credits available' },
+    checkout_url: {
+      type: 'string',
+      description:
+        "billing's hosted checkout page: the smallest top-up tier covering the run's worst case beyond the balance (on Free, the first paid plan); present only when payments are configured",
+    },
+  },
 } as const;

@@ -76,13 +76,22 @@ export class PacedProviders implements ProviderPort {
     const gate = this.gateOf(call.tool);
     const { shared } = this.options;
     let waited = 0;
+    // Read when the call has its slot, not when it queued for one: a busy run queues hundreds of
+    // rows, and a pause told meanwhile (to this replica or another) must hold all of them.
+    const sharedPause = shared ? () => shared.until(call.tool) : undefined;
     for (let attempt = 0; ; attempt++) {
-      if (shared) gate.pauseUntil(await shared.until(call.tool));
-      const result = await gate.run(() => this.inner.invoke(call, caller));
-      if (result.ok || result.reason !== 'rate_limited' || waited >= this.options.rateLimitBudgetMs) return result;
-      const pause = result.retryAfterMs ?? Math.min(250 * 2 ** attempt, 4_000);
+      let pause = 0;
+      const result = await gate.run(async () => {
+        const answer = await this.inner.invoke(call, caller);
+        if (!answer.ok && answer.reason === 'rate_limited' && waited < this.options.rateLimitBudgetMs) {
+          pause = answer.retryAfterMs ?? Math.min(250 * 2 ** attempt, 4_000);
+          // Before the slot is given up, so the call queued next already sees it.
+          gate.pauseFor(pause);
+        }
+        return answer;
+      }, sharedPause);
+      if (pause === 0) return result;
       waited += pause;
-      gate.pauseFor(pause);
       await shared?.pause(call.tool, pause);
     }
   }
@@ -119,13 +128,19 @@ class Gate {
     this.pausedUntil = Math.max(this.pausedUntil, at);
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    for (let wait = this.pausedUntil - this.now(); wait > 0; wait = this.pausedUntil - this.now()) {
-      await this.sleep(wait);
-    }
+  /**
+   * Runs the task in a free slot once no pause holds it: the pause is checked after the slot is
+   * taken (with `sharedPause`, the other replicas' too), so calls that queued before a 429 wait it
+   * out instead of knocking on the vendor again.
+   */
+  async run<T>(task: () => Promise<T>, sharedPause?: () => Promise<number>): Promise<T> {
     if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.active++;
     try {
+      if (sharedPause) this.pauseUntil(await sharedPause());
+      for (let wait = this.pausedUntil - this.now(); wait > 0; wait = this.pausedUntil - this.now()) {
+        await this.sleep(wait);
+      }
       return await task();
     } finally {
       this.active--;

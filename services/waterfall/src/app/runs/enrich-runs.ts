@@ -243,18 +243,44 @@ export class EnrichRuns {
   private async hold(runId: string, worstPerRow: number, inRange: number, names: string[], caller: Caller) {
     if (inRange === 0 || worstPerRow === 0) return inRange;
     const { account } = await this.deps.clients.billing.getBalance({ recent: 0 }, { caller });
-    const covered = Math.max(1, rowsCovered(account?.available?.millicredits ?? 0, worstPerRow, inRange));
-    await this.deps.clients.billing.reserve(
-      {
-        holdId: runId,
-        runId,
-        amount: { millicredits: covered * worstPerRow },
-        ttlMs: this.deps.options.holdTtlMs,
-        description: `enrich run ${names.join('+')}`,
-      },
-      { caller },
-    );
+    const available = account?.available?.millicredits ?? 0;
+    const covered = Math.max(1, rowsCovered(available, worstPerRow, inRange));
+    try {
+      await this.deps.clients.billing.reserve(
+        {
+          holdId: runId,
+          runId,
+          amount: { millicredits: covered * worstPerRow },
+          ttlMs: this.deps.options.holdTtlMs,
+          description: `enrich run ${names.join('+')}`,
+        },
+        { caller },
+      );
+    } catch (error) {
+      throw await this.withCheckout(error, worstPerRow * inRange - available, caller);
+    }
     return covered;
+  }
+
+  /**
+   * Rule 2's 402 for want of credits carries `checkout_url` when payments are configured (decision
+   * 0046): billing's page buying what the whole run needs beyond the balance. A cap's refusal does
+   * not (credits would not lift it), and a page that cannot be had leaves the 402 as billing gave it.
+   */
+  private async withCheckout(error: unknown, needed: number, caller: Caller): Promise<unknown> {
+    if (!(error instanceof RdeError) || error.httpStatus !== 402 || error.body.error !== 'insufficient_credits') {
+      return error;
+    }
+    try {
+      const { url } = await this.deps.clients.subscriptions.shortfallCheckout(
+        { needed: { millicredits: needed } },
+        { caller },
+      );
+      return url ? httpError(402, { ...error.body, checkout_url: url }) : error;
+    } catch (lookup) {
+      this.deps.logger.warn({ err: lookup }, 'no checkout page for a run refused for want of credits');
+      return error;
+    }
   }
 
   /** The run and its chunks: chunks first, so a chunk message never names a chunk not yet written. */
