@@ -74,6 +74,8 @@ export class EnrichJobRepository {
     const jobs = store.collection<EnrichJobDocument>('enrich_jobs');
     await jobs.createIndex({ keys: { status: 1, next_poll_at: 1 } });
     await jobs.createIndex({ keys: { provider: 1, nonce_hash: 1 } });
+    // A run's jobs (`ofRun`, `openOfRun`): read on every poll of an enrichment and at a run's end.
+    await jobs.createIndex({ keys: { run_id: 1, status: 1 } });
     return new EnrichJobRepository(jobs, clock);
   }
 
