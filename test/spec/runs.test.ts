@@ -147,7 +147,10 @@ describe(`dataset enrichment runs (${mode})`, () => {
     expect(answer._meta.credits_charged).toBe(hits);
     await billedOnce(key, hits);
 
-    // Less than one row's worst case left: refused before any vendor call, nothing held or charged.
+    // Less than one row's worst case left: refused before any vendor call, nothing held or charged,
+    // no output dataset left behind.
+    const datasets = async () => (await api(rde, 'GET', '/api/v2/datasets', { key })).body.total as number;
+    const held = await datasets();
     const { result: refused, calls } = await callsDuring(() =>
       run(key, { input_rows: rows.slice(0, 5), steps: ['email_enrichment'] }),
     );
@@ -156,6 +159,7 @@ describe(`dataset enrichment runs (${mode})`, () => {
     // No payment provider configured: nowhere to pay (runs-checkout.test.ts has the other case).
     expect(refused.body).not.toHaveProperty('checkout_url');
     expect(calls).toEqual({});
+    expect(await datasets()).toBe(held);
     await billedOnce(key, hits);
   });
 

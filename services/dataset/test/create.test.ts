@@ -1,5 +1,4 @@
-import type { Collection, DocumentStore } from '@rde/platform';
-import { callerIn, creation, parseJson, startDatasetService, rowsJson } from './service';
+import { callerIn, creation, flakyRows, parseJson, startDatasetService, rowsJson } from './service';
 
 const alice = callerIn('ws_alice', { sessionId: 'ses_header' });
 
@@ -123,26 +122,6 @@ describe('CreateDataset', () => {
 });
 
 describe('CreateDataset cut short', () => {
-  /** Makes the store refuse every bulk row insert after the first `allowed`, until healed. */
-  function flakyRows(allowed: number) {
-    const state = { allowed };
-    const wrapStore = (store: DocumentStore): DocumentStore => ({
-      ping: () => store.ping(),
-      close: () => store.close(),
-      collection: <T extends { _id: string }>(name: string) => {
-        const inner = store.collection<T>(name) as Collection<T>;
-        if (name !== 'rows') return inner;
-        return Object.assign(Object.create(inner) as Collection<T>, {
-          insertMany: async (docs: T[]) => {
-            if (state.allowed-- <= 0) throw new Error('store went away');
-            return inner.insertMany(docs);
-          },
-        });
-      },
-    });
-    return { wrapStore, heal: () => (state.allowed = Infinity) };
-  }
-
   test('a half-written dataset is never shown, and retrying the same id converges on one copy of each row', async () => {
     const flaky = flakyRows(1);
     const service = await startDatasetService({ wrapStore: flaky.wrapStore, env: { RDE_DATASET_WRITE_BATCH: '10' } });

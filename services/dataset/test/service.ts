@@ -6,6 +6,7 @@ import {
   ManualClock,
   type Backends,
   type Caller,
+  type Collection,
   type DocumentStore,
   type PromiseClient,
 } from '@rde/platform';
@@ -88,7 +89,16 @@ export function creation(
   rows: unknown,
   fields: Partial<dataset.CreateDatasetRequest> = {},
 ): dataset.CreateDatasetRequest {
-  return { datasetId: '', name: '', rowsJson: rowsJson(rows), source: '', runId: '', sessionId: '', ...fields };
+  return {
+    datasetId: '',
+    name: '',
+    rowsJson: rowsJson(rows),
+    source: '',
+    runId: '',
+    sessionId: '',
+    copyOfDatasetId: '',
+    ...fields,
+  };
 }
 
 export async function csvOf(
@@ -99,4 +109,28 @@ export async function csvOf(
   const chunks: Buffer[] = [];
   for await (const { chunk } of client.exportCsv({ datasetId }, { caller })) chunks.push(Buffer.from(chunk));
   return { text: Buffer.concat(chunks).toString('utf8'), chunks: chunks.map((chunk) => chunk.length) };
+}
+
+/** Makes the store refuse every bulk row insert after the first `allowed` (or `failAfter`), until healed. */
+export function flakyRows(allowed: number) {
+  const state = { allowed };
+  const wrapStore = (store: DocumentStore): DocumentStore => ({
+    ping: () => store.ping(),
+    close: () => store.close(),
+    collection: <T extends { _id: string }>(name: string) => {
+      const inner = store.collection<T>(name) as Collection<T>;
+      if (name !== 'rows') return inner;
+      return Object.assign(Object.create(inner) as Collection<T>, {
+        insertMany: async (docs: T[]) => {
+          if (state.allowed-- <= 0) throw new Error('store went away');
+          return inner.insertMany(docs);
+        },
+      });
+    },
+  });
+  return {
+    wrapStore,
+    heal: () => (state.allowed = Infinity),
+    failAfter: (allowed: number) => (state.allowed = allowed),
+  };
 }

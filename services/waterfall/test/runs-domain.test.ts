@@ -1,5 +1,5 @@
 import { isRunId, RdeError } from '@rde/platform';
-import { chunksOf, rowsCovered, runReplayKeyOf, sliceOf } from '../src/domain/runs/plan';
+import { chunksOf, hashRows, newRowsHash, rowsCovered, runReplayKeyOf, sliceOf } from '../src/domain/runs/plan';
 import { runRequestOf } from '../src/domain/runs/request';
 import { toolArgsOf, toolCallRunIdOf } from '../src/domain/runs/tool-steps';
 
@@ -108,11 +108,21 @@ describe('decision 0032: chunks, budget and replay keys', () => {
     expect(rowsCovered(0, 0, 150)).toBe(150);
   });
 
-  test('rule 4: the key ignores key order in rows, and changes with the steps or the range', () => {
-    const key = runReplayKeyOf('ws_1', [{ a: 1, b: 2 }], ['email_enrichment'], { start: 0, end: 1 });
-    expect(runReplayKeyOf('ws_1', [{ b: 2, a: 1 }], ['email_enrichment'], { start: 0, end: 1 })).toBe(key);
-    expect(runReplayKeyOf('ws_1', [{ a: 1, b: 2 }], ['phone_enrichment'], { start: 0, end: 1 })).not.toBe(key);
-    expect(runReplayKeyOf('ws_1', [{ a: 1, b: 2 }], ['email_enrichment'], { start: 0, end: 0 })).not.toBe(key);
-    expect(runReplayKeyOf('ws_2', [{ a: 1, b: 2 }], ['email_enrichment'], { start: 0, end: 1 })).not.toBe(key);
+  test('rule 4: the key ignores key order in rows and how they were read, and changes with the steps or the range', () => {
+    const keyOf = (
+      workspaceId: string,
+      rows: Record<string, unknown>[],
+      steps: string[],
+      slice: { start: number; end: number },
+    ) => runReplayKeyOf(workspaceId, hashRows(newRowsHash(), rows), steps, slice);
+    const key = keyOf('ws_1', [{ a: 1, b: 2 }], ['email_enrichment'], { start: 0, end: 1 });
+    expect(keyOf('ws_1', [{ b: 2, a: 1 }], ['email_enrichment'], { start: 0, end: 1 })).toBe(key);
+    expect(keyOf('ws_1', [{ a: 1, b: 2 }], ['phone_enrichment'], { start: 0, end: 1 })).not.toBe(key);
+    expect(keyOf('ws_1', [{ a: 1, b: 2 }], ['email_enrichment'], { start: 0, end: 0 })).not.toBe(key);
+    expect(keyOf('ws_2', [{ a: 1, b: 2 }], ['email_enrichment'], { start: 0, end: 1 })).not.toBe(key);
+    const paged = hashRows(hashRows(newRowsHash(), [{ a: 1 }]), [{ a: 2 }]);
+    expect(runReplayKeyOf('ws_1', paged, ['email_enrichment'], { start: 0, end: 2 })).toBe(
+      keyOf('ws_1', [{ a: 1 }, { a: 2 }], ['email_enrichment'], { start: 0, end: 2 }),
+    );
   });
 });

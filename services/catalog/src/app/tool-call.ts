@@ -258,6 +258,7 @@ export class ToolCalls {
         source: `tool:${run.name}`,
         runId: run.id,
         sessionId: run.caller.sessionId,
+        copyOfDatasetId: '',
       },
       { caller: run.caller },
     );

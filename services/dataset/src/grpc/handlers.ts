@@ -16,11 +16,12 @@ export function datasetHandlers(datasets: Datasets): Handlers<typeof dataset.Dat
         createdBy: caller.userId,
         id: request.datasetId,
         name: request.name,
-        rows: parseRows(request.rowsJson),
+        rows: request.copyOfDatasetId ? noRows(request.rowsJson) : parseRows(request.rowsJson),
         bytes: request.rowsJson.length,
         sessionId: request.sessionId || caller.sessionId,
         source: request.source,
         runId: request.runId,
+        copyOf: request.copyOfDatasetId,
       });
       return { dataset: toProto(record), sampleJson: json(sample) };
     },
@@ -59,10 +60,28 @@ export function datasetHandlers(datasets: Datasets): Handlers<typeof dataset.Dat
       return {};
     },
 
+    async appendRows(request, context) {
+      const record = await datasets.append({
+        workspaceId: callerOf(context).workspaceId,
+        id: request.datasetId,
+        offset: Number(request.offset),
+        rows: parseRows(request.rowsJson),
+        bytes: request.rowsJson.length,
+      });
+      return { dataset: toProto(record) };
+    },
+
     async *exportCsv(request, context) {
       for await (const chunk of await datasets.csv(callerOf(context).workspaceId, request.datasetId)) yield { chunk };
     },
   };
+}
+
+/** A copy takes its rows from its source dataset only. */
+function noRows(rowsJson: Uint8Array): [] {
+  if (rowsJson.length > 0)
+    throw errors.badRequest({ detail: 'rows_json must be empty when copy_of_dataset_id is given' });
+  return [];
 }
 
 /** Datasets belong to a workspace: a call that acts for nobody is refused. */

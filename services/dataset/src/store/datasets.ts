@@ -22,7 +22,20 @@ interface DatasetDocument extends Document {
   bytes?: number;
   /** Set once the dataset is counted in its workspace's usage (store/usage.ts). */
   counted?: boolean;
+  /** The append under way (a hash of its offset and rows) and until when it holds the dataset. */
+  append_token?: string;
+  append_until?: Date;
 }
+
+/** What an append finished adds to its dataset's metadata. */
+export interface Appended {
+  rowCount: number;
+  columns: string[];
+  bytes: number;
+}
+
+/** How long an append holds its dataset: far more than 10,000 rows take to write. */
+const APPEND_LEASE_MS = 60_000;
 
 /** What an id already names when a create finds it taken. */
 export type Existing = { kind: 'ready' | 'writing'; record: DatasetRecord; counted: boolean } | { kind: 'unavailable' };
@@ -67,6 +80,48 @@ export class DatasetRepository {
 
   async markReady(id: string): Promise<void> {
     await this.collection.updateOne({ _id: id, status: 'writing' }, { $set: { status: 'ready' } });
+  }
+
+  /**
+   * Takes the dataset for one append at `offset` until `until`: only while it holds exactly
+   * `offset` rows and no other append holds it (one that lapsed, or this same append retried, may
+   * be taken over). Answers the dataset as taken, or null.
+   */
+  async claimAppend(
+    workspaceId: string,
+    id: string,
+    offset: number,
+    token: string,
+    now: Date,
+  ): Promise<DatasetRecord | null> {
+    const doc = await this.collection.findOneAndUpdate(
+      {
+        _id: id,
+        workspace_id: workspaceId,
+        status: 'ready',
+        row_count: offset,
+        $or: [{ append_until: { $exists: false } }, { append_until: { $lte: now } }, { append_token: token }],
+      },
+      { $set: { append_token: token, append_until: new Date(now.getTime() + APPEND_LEASE_MS) } },
+    );
+    return doc && toRecord(doc);
+  }
+
+  /** Ends the append that holds the dataset: its rows count from now on. False when it lost the hold. */
+  async endAppend(id: string, offset: number, token: string, appended: Appended): Promise<boolean> {
+    const { matched } = await this.collection.updateOne(
+      { _id: id, status: 'ready', row_count: offset, append_token: token },
+      {
+        $set: { row_count: appended.rowCount, columns: appended.columns, append_until: new Date(0) },
+        $inc: { bytes: appended.bytes },
+      },
+    );
+    return matched === 1;
+  }
+
+  /** Lets the next append in at once (this one was refused). */
+  async dropAppend(id: string, token: string): Promise<void> {
+    await this.collection.updateOne({ _id: id, append_token: token }, { $set: { append_until: new Date(0) } });
   }
 
   /** A ready dataset of this workspace; another workspace's is as absent as an unknown one. */

@@ -28,17 +28,26 @@ export class RowRepository {
   }
 
   /**
-   * Stores `rows` at positions 0..n-1, `batchSize` per round trip. Rows already stored (a retried
-   * create) are skipped as duplicates, so a retry converges on one copy of each row.
+   * Stores `rows` at positions `offset`.., `batchSize` per round trip. Positions already stored
+   * (a retried create or append) are skipped and answered, so a retry converges on one copy of
+   * each row.
    */
-  async insertAll(datasetId: string, rows: readonly Row[], batchSize: number): Promise<void> {
-    for (let start = 0; start < rows.length; start += batchSize) {
-      const batch = rows.slice(start, start + batchSize).map((row, offset): RowDocument => {
-        const index = start + offset;
-        return { _id: rowId(datasetId, index), dataset_id: datasetId, index, json: JSON.stringify(row) };
-      });
-      await this.collection.insertMany(batch);
+  async insertAt(datasetId: string, offset: number, rows: Iterable<Row> | AsyncIterable<Row>, batchSize: number) {
+    const skipped: number[] = [];
+    let batch: RowDocument[] = [];
+    const flush = async () => {
+      const { duplicates } = await this.collection.insertMany(batch);
+      skipped.push(...duplicates.map((id) => Number(id.slice(id.lastIndexOf(':') + 1))));
+      batch = [];
+    };
+    let index = offset;
+    for await (const row of rows) {
+      batch.push({ _id: rowId(datasetId, index), dataset_id: datasetId, index, json: JSON.stringify(row) });
+      index += 1;
+      if (batch.length >= batchSize) await flush();
     }
+    if (batch.length > 0) await flush();
+    return { skipped };
   }
 
   /** Replaces stored rows at their positions; rows not stored are left absent. */
@@ -50,25 +59,29 @@ export class RowRepository {
     );
   }
 
-  /** Rows are numbered densely, so a page is an index range: no skipping over earlier rows. */
-  async page(datasetId: string, page: Page): Promise<string[]> {
+  /**
+   * Rows are numbered densely, so a page is an index range: no skipping over earlier rows. Rows at
+   * `rowCount` and past it belong to an append not finished yet and are not shown.
+   */
+  async page(datasetId: string, page: Page, rowCount: number): Promise<string[]> {
+    const end = Math.min(page.offset + page.limit, rowCount);
     const docs = await this.collection.find(
-      { dataset_id: datasetId, index: { $gte: page.offset, $lt: page.offset + page.limit } },
+      { dataset_id: datasetId, index: { $gte: page.offset, $lt: end } },
       { sort: { index: 1 } },
     );
     return docs.map((doc) => doc.json);
   }
 
-  /** Every row in order, read from the store as the consumer pulls. */
-  async *stream(datasetId: string): AsyncIterable<Row> {
-    for await (const doc of this.collection.stream({ dataset_id: datasetId }, { sort: { index: 1 } })) {
-      yield JSON.parse(doc.json) as Row;
-    }
+  /** Rows 0..rowCount-1 in order, read from the store as the consumer pulls. */
+  async *stream(datasetId: string, rowCount: number): AsyncIterable<Row> {
+    const rows = this.collection.stream({ dataset_id: datasetId, index: { $lt: rowCount } }, { sort: { index: 1 } });
+    for await (const doc of rows) yield JSON.parse(doc.json) as Row;
   }
 
   /**
    * Deletes rows 0..rowCount-1 a range at a time: FerretDB turns one delete into one SQL statement
    * with a variable per document, and SQLite refuses a statement with more than 32,766 of them.
+   * Rows past `rowCount` (an append cut short, at most one append's worth) go last.
    */
   async removeAll(datasetId: string, rowCount: number): Promise<void> {
     for (let start = 0; start < rowCount; start += DELETE_BATCH_SIZE) {
@@ -77,5 +90,6 @@ export class RowRepository {
         index: { $gte: start, $lt: start + DELETE_BATCH_SIZE },
       });
     }
+    await this.collection.deleteMany({ dataset_id: datasetId, index: { $gte: rowCount } });
   }
 }

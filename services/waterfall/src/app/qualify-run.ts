@@ -36,6 +36,7 @@ export class QualifyRuns {
         source: 'qualify',
         runId,
         sessionId: caller.sessionId,
+        copyOfDatasetId: '',
       },
       { caller },
     );

@@ -369,6 +369,7 @@ export class PeopleSearch {
         source: `waterfall:${PEOPLE_SEARCH}`,
         runId: run.id,
         sessionId: run.caller.sessionId,
+        copyOfDatasetId: '',
       },
       { caller: run.caller },
     );

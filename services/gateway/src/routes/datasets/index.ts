@@ -4,6 +4,7 @@ import { publicJson, type dataset } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import {
+  appendBody,
   CREATE_BODY_LIMIT_BYTES,
   createBody,
   createdSchema,
@@ -30,7 +31,7 @@ interface DatasetParams {
   ds_id: string;
 }
 
-/** Datasets: create from inline rows, list, read, page rows, export CSV, delete. */
+/** Datasets: create from inline rows, append rows, list, read, page rows, export CSV, delete. */
 export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
   const datasets = deps.clients.dataset;
 
@@ -50,12 +51,35 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
           sessionId: body.session_id ?? '',
           source: '',
           runId: '',
+          copyOfDatasetId: '',
         },
         { caller },
       );
       return reply
         .code(201)
         .send({ ...publicJson.datasetRecord(created.dataset!), sample: parseJson(created.sampleJson) });
+    },
+  );
+
+  /**
+   * Appends rows (decision 0047): datasets past one create's 10,000 rows are built this way. 409:
+   * `offset` is not the dataset's row count, another append of it is under way, or the quota is full.
+   */
+  app.post<{ Params: DatasetParams; Body: { rows: object[]; offset?: number } }>(
+    '/api/v2/datasets/:ds_id/rows',
+    {
+      bodyLimit: CREATE_BODY_LIMIT_BYTES,
+      schema: { tags, params: datasetParams, body: appendBody, response: { 200: datasetSchema, ...quotaErrors } },
+    },
+    async (request) => {
+      const { params, body, caller } = request;
+      const offset =
+        body.offset ?? Number((await datasets.getDataset({ datasetId: params.ds_id }, { caller })).dataset!.rowCount);
+      const appended = await datasets.appendRows(
+        { datasetId: params.ds_id, offset, rowsJson: Buffer.from(JSON.stringify(body.rows)) },
+        { caller },
+      );
+      return publicJson.datasetRecord(appended.dataset!);
     },
   );
 

@@ -1,6 +1,6 @@
 /** JSON schemas of the dataset routes: they validate requests (422 on failure) and feed /openapi.json. */
 
-import { jsonObject, pageOffset, pathParam, sessionId } from '../../contract';
+import { INT32_MAX, jsonObject, pageOffset, pathParam, sessionId } from '../../contract';
 
 /** A POST stays under gRPC's default 4 MiB message once its rows are re-encoded for the dataset service. */
 export const CREATE_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -42,6 +42,23 @@ export const createBody = {
     name: { type: 'string', maxLength: 200, description: 'defaults to the dataset id' },
     rows: { type: 'array', minItems: 1, maxItems: CREATE_MAX_ROWS, items: row },
     session_id: { ...sessionId, description: '`ses_` id; defaults to the session of the request' },
+  },
+  required: ['rows'],
+  additionalProperties: false,
+} as const;
+
+/** Rows appended to a dataset: at most what a create takes, at `offset` (default: its row count). */
+export const appendBody = {
+  type: 'object',
+  properties: {
+    rows: { type: 'array', minItems: 1, maxItems: CREATE_MAX_ROWS, items: row },
+    offset: {
+      type: 'integer',
+      minimum: 0,
+      maximum: INT32_MAX,
+      description:
+        "position of the first row: the dataset's row_count as last read. Given, a retry is safe (rows it already holds are kept); left out, the rows go after the current last row",
+    },
   },
   required: ['rows'],
   additionalProperties: false,

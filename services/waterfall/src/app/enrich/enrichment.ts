@@ -150,6 +150,7 @@ export class Enrichment {
         source: `enrich:${chain.capability}`,
         runId,
         sessionId: caller.sessionId,
+        copyOfDatasetId: '',
       },
       { caller },
     );

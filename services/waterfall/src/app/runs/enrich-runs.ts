@@ -1,3 +1,4 @@
+import type { Hash } from 'node:crypto';
 import {
   errors,
   httpError,
@@ -17,6 +18,8 @@ import { stepName } from '../../domain/enrich/walk';
 import {
   chunkIdOf,
   chunksOf,
+  hashRows,
+  newRowsHash,
   partialBudgetWarning,
   rowsCovered,
   runReplayKeyOf,
@@ -34,8 +37,23 @@ import { runView, type RunView } from './run-view';
 
 /** Rows read from an input dataset per GetRows page (the dataset service's largest page). */
 const READ_PAGE = 1_000;
+/**
+ * How long the copy of an input dataset into a new one may take: a 50,000-row run started in
+ * 14 s, copy included, on the test MongoDB-wire server (test/bench/runs-large.bench.ts), so the
+ * default RPC deadline (10 s) is too short for the largest datasets.
+ */
+const COPY_DEADLINE_MS = 60_000;
 /** Rows of the range a `preview` resolves the inputs of. */
 const PREVIEW_ROWS = 3;
+
+/** What a run reads of its input before it starts (never every row at once). */
+interface RunInput {
+  count: number;
+  /** The rows' hash so far (rule 4's key). */
+  readonly hash: Hash;
+  /** Rows from the range's start on, as many as a preview shows. */
+  readonly head: Row[];
+}
 
 export interface EnrichRunsOptions {
   readonly chunkRows: number;
@@ -78,8 +96,8 @@ export class EnrichRuns {
     const request = runRequestOf(body);
     const who: Caller = request.sessionId ? { ...caller, sessionId: request.sessionId } : caller;
     const toolPrices = await this.toolPricesOf(request, who);
-    const rows = await this.rowsOf(request, who);
-    const slice = sliceOf(request.range, rows.length);
+    const input = await this.inputOf(request, who);
+    const slice = sliceOf(request.range, input.count);
     const perStep = await Promise.all(
       request.steps.map((step) =>
         isToolStep(step) ? toolPrices.get(runStepName(step))! : worstCasePerRow(this.deps.providers, CHAINS[step]),
@@ -88,39 +106,41 @@ export class EnrichRuns {
     const names = request.steps.map(runStepName);
     const worstPerRow = perStep.reduce((sum, price) => sum + price, 0);
     const inRange = slice.end - slice.start;
-    if (request.mode !== 'run') return this.check(request, rows, slice, perStep, who);
+    if (request.mode !== 'run') return this.check(request, input, slice, perStep, who);
 
     const runId = newEnrichRunId();
-    const replayKey = runReplayKeyOf(who.workspaceId, rows, request.steps.map(stepKeyOf), slice);
+    const replayKey = runReplayKeyOf(who.workspaceId, input.hash, request.steps.map(stepKeyOf), slice);
     if (!(await this.deps.replayKeys.setIfAbsent(replayKey, runId, this.deps.options.replayWindowMs))) {
       const first = await this.deps.replayKeys.get(replayKey);
       const run = first ? await this.deps.runs.find(who.workspaceId, first) : null;
       if (run) return this.view(run, { replayed: true });
     }
+    const datasetId = request.inPlace ? request.input! : enrichDatasetIdOf(runId);
     let covered: number;
     try {
       await this.withinRunLimit(who);
-      covered = await this.hold(runId, worstPerRow, inRange, names, who);
+      // The output before the hold: a dataset quota's 409 then leaves no credits held.
+      if (!request.inPlace) await this.createOutput(request, datasetId, runId, names, who);
+      covered = await this.hold(runId, worstPerRow, inRange, names, who).catch(async (error: unknown) => {
+        if (!request.inPlace) await this.dropOutput(datasetId, runId, who);
+        throw error;
+      });
     } catch (error) {
       // Nothing ran: the same request sent again must run, not reattach to a refusal.
       await this.deps.replayKeys.delete(replayKey);
       throw error;
     }
-    const datasetId = request.inPlace ? request.input! : enrichDatasetIdOf(runId);
-    if (!request.inPlace) {
-      await this.deps.clients.dataset.createDataset(
-        {
-          datasetId,
-          name: request.outputName ?? `enrich run ${names.join('+')} ${runId}`,
-          rowsJson: Buffer.from(JSON.stringify(rows)),
-          source: `enrich:run:${names.join('+')}`,
-          runId,
-          sessionId: who.sessionId,
-        },
-        { caller: who },
-      );
-    }
-    await this.launch({ runId, datasetId, request, rows, slice, worstPerRow, covered, replayKey, caller: who });
+    await this.launch({
+      runId,
+      datasetId,
+      request,
+      rowCount: input.count,
+      slice,
+      worstPerRow,
+      covered,
+      replayKey,
+      caller: who,
+    });
     const run = await this.waitFor(runId, who, request.detach ? this.deps.options.detachMs : this.deps.options.blockMs);
     return this.view(run!);
   }
@@ -143,21 +163,63 @@ export class EnrichRuns {
     return run;
   }
 
-  /** The input's rows: input_rows as sent, or every row of the workspace's dataset (its 404 otherwise). */
-  private async rowsOf(request: RunRequest, caller: Caller): Promise<Row[]> {
-    if (request.inputRows) return [...request.inputRows];
-    const rows: Row[] = [];
-    for (let total = Infinity; rows.length < total;) {
+  /**
+   * The new dataset a run writes: a copy of the input dataset made inside the dataset service (no
+   * message carries its rows, whatever their size), or the input_rows as sent (they came in one
+   * message, so they fit in one).
+   */
+  private async createOutput(request: RunRequest, datasetId: string, runId: string, names: string[], caller: Caller) {
+    const copyOf = request.inputRows ? '' : request.input!;
+    await this.deps.clients.dataset.createDataset(
+      {
+        datasetId,
+        name: request.outputName ?? `enrich run ${names.join('+')} ${runId}`,
+        rowsJson: copyOf ? Buffer.alloc(0) : Buffer.from(JSON.stringify(request.inputRows)),
+        source: `enrich:run:${names.join('+')}`,
+        runId,
+        sessionId: caller.sessionId,
+        copyOfDatasetId: copyOf,
+      },
+      { caller, deadlineMs: COPY_DEADLINE_MS },
+    );
+  }
+
+  /** Deletes the output of a run refused its hold; one left behind is only an unused dataset. */
+  private async dropOutput(datasetId: string, runId: string, caller: Caller): Promise<void> {
+    await this.deps.clients.dataset
+      .deleteDataset({ datasetId }, { caller })
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ err: error, runId }, 'could not delete a refused run’s output'),
+      );
+  }
+
+  /**
+   * What a run needs of its input, read page by page and never held whole: the row count, the
+   * rows' hash (rule 4), and the rows a preview shows from the range's start. A dataset not of the
+   * workspace is the dataset service's 404.
+   */
+  private async inputOf(request: RunRequest, caller: Caller): Promise<RunInput> {
+    const from = request.range?.start ?? 0;
+    const headOf = (rows: readonly Row[], offset: number) =>
+      rows.slice(Math.max(0, from - offset), Math.max(0, from + PREVIEW_ROWS - offset));
+    if (request.inputRows) {
+      const rows = request.inputRows;
+      return { count: rows.length, hash: hashRows(newRowsHash(), rows), head: headOf(rows, 0) };
+    }
+    const input: RunInput = { count: 0, hash: newRowsHash(), head: [] };
+    for (let total = Infinity; input.count < total;) {
       const page = await this.deps.clients.dataset.getRows(
-        { datasetId: request.input!, page: { offset: rows.length, limit: READ_PAGE } },
+        { datasetId: request.input!, page: { offset: input.count, limit: READ_PAGE } },
         { caller },
       );
       total = Number(page.page?.total ?? 0);
       const batch = JSON.parse(page.rowsJson.toString('utf8')) as Row[];
       if (batch.length === 0) break;
-      rows.push(...batch);
+      hashRows(input.hash, batch);
+      input.head.push(...headOf(batch, input.count));
+      input.count += batch.length;
     }
-    return rows;
+    return input;
   }
 
   /** Decision 0033: a workspace's running runs are bounded (429 `too_many_runs`). */
@@ -226,7 +288,7 @@ export class EnrichRuns {
     runId: string;
     datasetId: string;
     request: RunRequest;
-    rows: Row[];
+    rowCount: number;
     slice: Slice;
     worstPerRow: number;
     covered: number;
@@ -269,7 +331,7 @@ export class EnrichRuns {
         input_dataset_id: run.request.input ?? '',
         in_place: run.request.inPlace,
         output_name: run.request.outputName ?? '',
-        row_total: run.rows.length,
+        row_total: run.rowCount,
         range_start: run.slice.start,
         range_end: run.slice.end,
         total: run.slice.end - run.slice.start,
@@ -350,7 +412,7 @@ export class EnrichRuns {
   }
 
   /** `estimate`, `dry_run`, `preview`: the price, the plan per step, the first rows' inputs; no hold, no vendor. */
-  private async check(request: RunRequest, rows: Row[], slice: Slice, perStep: number[], caller: Caller) {
+  private async check(request: RunRequest, input: RunInput, slice: Slice, perStep: number[], caller: Caller) {
     const inRange = slice.end - slice.start;
     const worstPerRow = perStep.reduce((sum, price) => sum + price, 0);
     const { account } = await this.deps.clients.billing.getBalance({ recent: 0 }, { caller });
@@ -363,13 +425,13 @@ export class EnrichRuns {
       rows: inRange,
       would_charge_credits_max: credits(perStep[i]! * inRange),
     }));
-    const preview = rows.slice(slice.start, Math.min(slice.end, slice.start + PREVIEW_ROWS)).map((row, i) => ({
+    const preview = input.head.slice(0, slice.end - slice.start).map((row, i) => ({
       row: slice.start + i,
       steps: Object.fromEntries(request.steps.map((step) => [runStepName(step), resolvedInputs(step, row)])),
     }));
     return {
       status: request.mode,
-      rows: rows.length,
+      rows: input.count,
       range: `${slice.start}:${slice.end}`,
       in_range: inRange,
       steps: request.steps.map(runStepName),

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { canonicalJson } from '../enrich/ids';
 import type { Row } from '../enrich/subject';
 import type { RowRange } from './request';
@@ -25,15 +25,22 @@ export function chunksOf(slice: Slice, size: number): Slice[] {
   return chunks;
 }
 
-/**
- * Rule 4: identical rows, steps and range reattach. The key hashes the rows (each object's keys in
- * sorted order), the steps in their order and the slice, per workspace.
- */
-export function runReplayKeyOf(workspaceId: string, rows: readonly Row[], steps: readonly string[], slice: Slice) {
-  const hash = createHash('sha256');
+/** A fresh hash of a run's input rows for rule 4's key, fed page by page as they are read. */
+export const newRowsHash = (): Hash => createHash('sha256');
+
+/** Feeds rows to the hash, each object's keys in sorted order (key order does not matter). */
+export function hashRows(hash: Hash, rows: readonly Row[]): Hash {
   for (const row of rows) hash.update(canonicalJson(row)).update('\n');
-  hash.update(JSON.stringify({ steps, slice }));
-  return `enrich-run-replay:${workspaceId}:${hash.digest('hex')}`;
+  return hash;
+}
+
+/**
+ * Rule 4: identical rows, steps and range reattach. The key hashes the rows (`hashRows`), the
+ * steps in their order and the slice, per workspace.
+ */
+export function runReplayKeyOf(workspaceId: string, rows: Hash, steps: readonly string[], slice: Slice) {
+  rows.update(JSON.stringify({ steps, slice }));
+  return `enrich-run-replay:${workspaceId}:${rows.digest('hex')}`;
 }
 
 /** A run's chunk document id. */
