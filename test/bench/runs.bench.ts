@@ -25,8 +25,8 @@
  * latency plus one BulkMail job's median duration. The serial sum of both stages, which this bench
  * printed before and which overstates the bound, is printed beside it.
  *
- * Each run gets a one-hour credit hold (RDE_WATERFALL_HOLD_TTL_MS): the product's 15 minutes is
- * near what a 10,000-row run takes on a loaded machine, and a run does not renew its hold.
+ * The product's defaults throughout: chunks of 100, four slots per replica, the 15-minute hold the
+ * run renews while it runs (decision 0031).
  */
 import { readFileSync } from 'node:fs';
 import { api } from '../e2e/api';
@@ -50,7 +50,6 @@ async function measure(replicas: number): Promise<void> {
       ...STRIPE_ENV,
       RDE_SANDBOX_LATENCY_SCALE: '1',
       RDE_SANDBOX_RATE_LIMITS: 'true',
-      RDE_WATERFALL_HOLD_TTL_MS: String(60 * 60_000),
     },
     MODE,
     { replicas: { waterfall: replicas } },
