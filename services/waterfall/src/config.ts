@@ -26,8 +26,6 @@ export function waterfallConfig(variables: NodeJS.ProcessEnv) {
       RDE_ENRICH_JOB_LIFETIME_MS: env.milliseconds(10 * 60_000),
       /** Calls in flight per vendor from one replica; 429s are waited out on top of this. */
       RDE_ENRICH_VENDOR_CONCURRENCY: z.coerce.number().int().min(1).default(16),
-      /** Rows of a multi-row enrichment walked through the chain together; groups walk at once (a pipeline). */
-      RDE_ENRICH_WALK_GROUP_ROWS: z.coerce.number().int().min(1).max(100).default(25),
       /** Rows per chunk of a dataset enrichment run (the unit a replica takes, bills and counts). */
       RDE_ENRICH_RUN_CHUNK_ROWS: z.coerce.number().int().min(1).max(1_000).default(100),
       /** Chunks one replica walks at once. */

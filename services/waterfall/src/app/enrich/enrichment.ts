@@ -74,8 +74,6 @@ export interface EnrichmentDependencies {
   readonly replayWindowMs: number;
   /** How long a rows call waits for its run before answering `running` (rule 6). */
   readonly detachMs: number;
-  /** Rows walked through the chain together; a run's groups walk at once. */
-  readonly walkGroupRows: number;
   readonly sleep: (ms: number) => Promise<void>;
   /** Publishes a run's outbox now (the relay's poll is the safety net). */
   readonly publishRun: (runId: string) => void;
@@ -285,7 +283,6 @@ export class Enrichment {
             subjects: run.subjects,
             asOf,
             ...(only && { only }),
-            groupRows: this.deps.walkGroupRows,
           },
           (index, walk, owed) => {
             live.walks[index] = walk;

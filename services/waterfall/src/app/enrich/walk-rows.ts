@@ -22,19 +22,6 @@ export interface RowsRun {
   readonly asOf: string;
   /** Only these rows are walked (a run taken over after its process died); default all. */
   readonly only?: ReadonlySet<number>;
-  /**
-   * Rows walked through the chain together; groups walk at once, so one group's misses reach the
-   * next provider while the first still answers the others (default: all rows are one group).
-   */
-  readonly groupRows?: number;
-}
-
-/** What the groups of one walk share: the rows' walks, the run's validations and the row reports. */
-interface GroupWalk {
-  readonly run: RowsRun;
-  readonly walks: RowWalk[];
-  readonly validations: Validations | undefined;
-  readonly advance: (index: number, walk: RowWalk, charges: RunCharge[]) => void;
 }
 
 /** Told of each row the moment its walk ends, with the run's charges that row caused. */
@@ -42,9 +29,8 @@ export type RowFinished = (index: number, walk: RowWalk, charges: readonly RunCh
 
 /**
  * Rule 5: every row goes through the first provider, the unanswered through the next, and so on.
- * Rows walk in groups, all groups at once, so the chain's providers work as a pipeline.
- * Synchronous providers take a group's rows in parallel (paced per vendor), a batch provider takes
- * a group's pending rows as one job per batch, a job provider one job per row. Hits of synchronous steps and
+ * Synchronous providers take the rows in parallel (paced per vendor), a batch provider takes all
+ * pending rows as one job per batch, a job provider one job per row. Hits of synchronous steps and
  * validations are charged to the run; job hits are charged by their job.
  */
 export class RowWalker {
@@ -82,17 +68,9 @@ export class RowWalker {
       validationCharges = [];
       finished(index, walk, owed);
     };
-    const walking = walks.flatMap((walk, index) => (walk.done ? [] : [index]));
-    const groups = batchesOf(walking, run.groupRows ?? Math.max(1, walking.length));
-    await Promise.all(groups.map((indexes) => this.walkGroup({ run, walks, validations, advance }, indexes)));
-  }
 
-  /** Walks one group of rows through the chain, step by step. */
-  private async walkGroup(shared: GroupWalk, indexes: readonly number[]): Promise<void> {
-    const { run, walks, validations, advance } = shared;
-    const chain = CHAINS[run.capability];
     for (const [stepIndex, step] of chain.steps.entries()) {
-      const pending = indexes.filter((index) => !walks[index]!.done && walks[index]!.next === stepIndex);
+      const pending = walks.flatMap((walk, index) => (!walk.done && walk.next === stepIndex ? [index] : []));
       if (pending.length === 0) continue;
       const contract = await this.providers.contract(step.tool, step.method);
       const ready: { index: number; input: Record<string, string> }[] = [];

@@ -100,7 +100,6 @@ export function buildEnrichment(deps: {
     holdTtlMs: config.RDE_WATERFALL_HOLD_TTL_MS,
     replayWindowMs: config.RDE_ENRICH_REPLAY_WINDOW_MS,
     detachMs: config.RDE_ENRICH_DETACH_MS,
-    walkGroupRows: config.RDE_ENRICH_WALK_GROUP_ROWS,
     sleep,
     publishRun: (runId) => publish(stores.runs.collection, runId),
     releaseRunIfDone: (run) => enrichJobs.releaseRunIfDone(run),
