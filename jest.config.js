@@ -13,5 +13,8 @@ module.exports = {
   testMatch: ['**/?(*.)test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // A test that builds a whole gateway (every route and its OpenAPI) takes seconds on a loaded CI
+  // machine; jest's 5 s default then fails it at random. Suites with longer waits set their own.
+  testTimeout: 20_000,
   reporters: ['default', '<rootDir>/test/tally-reporter.js'],
 };

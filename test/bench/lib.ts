@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { api, sandboxCounters } from '../e2e/api';
+import { api, sandboxCounters, untilSettled as untilSettledWithin } from '../e2e/api';
 import { freePort, waitUntil, type RunningRde } from '../e2e/harness';
 
 /** One profile a call: at most one credit, so a free grant (100 credits) covers this many calls. */
@@ -50,13 +50,9 @@ export async function vendorCall(rde: RunningRde): Promise<void> {
   if (response.status !== 200) throw new Error(`the vendor answered ${response.status}`);
 }
 
-/** Polls `/billing/balance` until the workspace has no open hold. */
-export async function untilSettled(rde: RunningRde, key: string): Promise<void> {
-  await waitUntil(
-    async () => (await api(rde, 'GET', '/billing/balance', { key })).body._meta.settled === true,
-    120_000,
-    2,
-  );
+/** Polls `/billing/balance` every 2 ms (settlement lags are measured with it) until no hold is open. */
+export function untilSettled(rde: RunningRde, key: string): Promise<void> {
+  return untilSettledWithin(rde, key, 120_000, 2);
 }
 
 /** How long after its answer each of `samples` lone paid calls is settled. */

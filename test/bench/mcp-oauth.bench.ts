@@ -6,7 +6,9 @@
  *
  *   pnpm run build && eval "$(deploy/backends.sh env)" && RDE_E2E_MODE=all pnpm exec tsx test/bench/mcp-oauth.bench.ts
  *
- * Needs Mailpit (the owner signs in by emailed link). BENCH_CALLS (300) requests of each kind.
+ * Needs Mailpit (the owner signs in by emailed link). BENCH_CALLS (300) requests of each kind. With
+ * RDE_MCP_OAUTH_MEMBERSHIP_CACHE_MS=0 every access-token request also asks auth whether the grant's
+ * user is still a member (the default trusts that answer for 2 s; decision 0029).
  */
 import { mode, startRde, type RunningRde } from '../e2e/harness';
 import { approvedTokens, OAUTH, postForm, signedInOwner } from '../e2e/mcp-oauth';

@@ -1,4 +1,4 @@
-import type { RunningRde } from './harness';
+import { waitUntil, type RunningRde } from './harness';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -27,6 +27,20 @@ export async function api<T = any>(
   const text = await response.text();
   const isJson = response.headers.get('content-type')?.includes('json');
   return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text, text };
+}
+
+/** Waits until the workspace of `key` has no open hold: its charges are on the ledger by then. */
+export async function untilSettled(
+  rde: RunningRde,
+  key: string,
+  timeoutMs = 30_000,
+  intervalMs?: number,
+): Promise<void> {
+  await waitUntil(
+    async () => (await api(rde, 'GET', '/billing/balance', { key })).body._meta.settled === true,
+    timeoutMs,
+    intervalMs,
+  );
 }
 
 /** Requests one sandbox vendor endpoint received, and its answers by HTTP status. */

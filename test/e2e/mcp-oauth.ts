@@ -69,21 +69,35 @@ export function redirectParameters(response: ApiResponse): URLSearchParams {
 }
 
 /**
- * Register → consent (approved through the browser session `cookie`) → token: the client, the code,
- * its verifier and the token endpoint's response.
+ * Register → consent, approved through the browser session `cookie` (with any extra form fields,
+ * e.g. `workspace_id`): the client, the code and its verifier.
  */
-export async function approvedTokens(rde: RunningRde, cookie: string, headers: Record<string, string> = {}) {
+export async function approvedCode(
+  rde: RunningRde,
+  cookie: string,
+  headers: Record<string, string> = {},
+  extra: Record<string, string> = {},
+) {
   const clientId = await registerClient(rde);
   const { verifier, challenge } = pkce();
-  const form = { ...authorizationRequest(clientId, challenge), decision: 'approve' };
+  const form = { ...authorizationRequest(clientId, challenge), decision: 'approve', ...extra };
   const approved = await postForm(rde, `${OAUTH}/authorize`, form, { cookie, ...headers });
-  const code = redirectParameters(approved).get('code')!;
-  const token = await postForm(rde, `${OAUTH}/token`, {
+  return { clientId, verifier, code: redirectParameters(approved).get('code')! };
+}
+
+/** The token endpoint's answer to redeeming an approved code. */
+export function redeemCode(rde: RunningRde, { clientId, code, verifier }: Awaited<ReturnType<typeof approvedCode>>) {
+  return postForm(rde, `${OAUTH}/token`, {
     grant_type: 'authorization_code',
     code,
     redirect_uri: REDIRECT_URI,
     client_id: clientId,
     code_verifier: verifier,
   });
-  return { clientId, code, verifier, token };
+}
+
+/** Register → consent → token: the client, the code, its verifier and the token endpoint's response. */
+export async function approvedTokens(rde: RunningRde, cookie: string, headers: Record<string, string> = {}) {
+  const approved = await approvedCode(rde, cookie, headers);
+  return { ...approved, token: await redeemCode(rde, approved) };
 }

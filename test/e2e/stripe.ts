@@ -31,30 +31,56 @@ export function deliverSigned(rde: RunningRde, payload: string, secret = WEBHOOK
 let eventSeq = 0;
 /** A provider event id no earlier delivery used. */
 export const providerEventId = () => `evt_${Date.now()}_${++eventSeq}`;
-const nowSeconds = () => Math.floor(Date.now() / 1000);
+/** Now in the provider's unit, whole seconds. */
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-/** The provider's report that the workspace's subscription to `planId` (monthly) is active. */
-export function subscriptionCreated(workspaceId: string, planId = 'starter') {
+const PERIOD_S = 30 * 24 * 60 * 60;
+
+export interface SubscriptionFields {
+  plan_id?: string;
+  cadence?: string;
+  status?: string;
+  cancel_at_period_end?: boolean;
+  /** Orders deliveries: RDE applies a subscription event only if it is newer than the last. */
+  created: number;
+}
+
+/** A subscription event as the provider sends it (sign its JSON to deliver it). */
+export function subscriptionEvent(
+  workspaceId: string,
+  type: string,
+  fields: SubscriptionFields,
+  id = providerEventId(),
+) {
   const start = nowSeconds();
   return {
-    id: providerEventId(),
+    id,
     object: 'event',
-    type: 'customer.subscription.created',
-    created: start,
+    type,
+    created: fields.created,
     data: {
       object: {
         id: `sub_${workspaceId}`,
         object: 'subscription',
         customer: `cus_${workspaceId}`,
-        status: 'active',
-        cancel_at_period_end: false,
-        metadata: { workspace_id: workspaceId, plan_id: planId, cadence: 'monthly' },
+        status: fields.status ?? 'active',
+        cancel_at_period_end: fields.cancel_at_period_end ?? false,
+        metadata: {
+          workspace_id: workspaceId,
+          plan_id: fields.plan_id ?? 'starter',
+          cadence: fields.cadence ?? 'monthly',
+        },
         items: {
-          data: [{ id: `si_${workspaceId}`, current_period_start: start, current_period_end: start + 2_592_000 }],
+          data: [{ id: `si_${workspaceId}`, current_period_start: start, current_period_end: start + PERIOD_S }],
         },
       },
     },
   };
+}
+
+/** The provider's report that the workspace's subscription to `planId` (monthly) is active. */
+export function subscriptionCreated(workspaceId: string, planId = 'starter') {
+  return subscriptionEvent(workspaceId, 'customer.subscription.created', { plan_id: planId, created: nowSeconds() });
 }
 
 /** The provider's report that a credit checkout session was paid. */

@@ -1,6 +1,6 @@
-import { api, sandboxCounters } from '../e2e/api';
+import { api, sandboxCounters, untilSettled } from '../e2e/api';
 import { newTeam } from '../e2e/teams';
-import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
+import { mode, startRde, type RunningRde } from '../e2e/harness';
 
 jest.setTimeout(180_000);
 
@@ -34,10 +34,7 @@ describe(`spend caps (${mode})`, () => {
 
   /** The ledger once every hold is settled. */
   const settledLedger = async (key: string): Promise<LedgerRow[]> => {
-    await waitUntil(
-      async () => (await api(rde, 'GET', '/billing/balance', { key })).body._meta.settled === true,
-      30_000,
-    );
+    await untilSettled(rde, key);
     const csv = (await api(rde, 'GET', '/api/v2/billing/ledger.csv', { key })).text;
     const [header, ...lines] = csv.trimEnd().split('\n');
     const columns = header.split(',');

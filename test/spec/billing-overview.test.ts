@@ -1,6 +1,6 @@
-import { api } from '../e2e/api';
+import { api, untilSettled } from '../e2e/api';
 import { newTeam } from '../e2e/teams';
-import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
+import { mode, startRde, type RunningRde } from '../e2e/harness';
 
 jest.setTimeout(180_000);
 
@@ -46,7 +46,7 @@ describe(`billing overview (${mode})`, () => {
       body: { payload: { email: 'a@b.co' } },
     });
     expect(call.status).toBe(200);
-    await waitUntil(async () => (await api(rde, 'GET', '/billing/balance', { key: owner })).body._meta.settled, 30_000);
+    await untilSettled(rde, owner);
     const { body } = await api(rde, 'GET', '/api/v2/billing/overview', { key: member });
     expect(body).toMatchObject({ balance: 99, spend_30d: 1, spending_cap: 40, session_spend_cap: 2.5 });
     expect(body.usage.at(-1).credits).toBe(1);

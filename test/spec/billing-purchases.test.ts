@@ -1,7 +1,7 @@
-import { api } from '../e2e/api';
+import { api, untilSettled } from '../e2e/api';
 import { NO_STRIPE_ENV, STRIPE_ENV, deliverSigned, paidCreditCheckout, subscriptionCreated } from '../e2e/stripe';
 import { newTeam } from '../e2e/teams';
-import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
+import { mode, startRde, type RunningRde } from '../e2e/harness';
 
 jest.setTimeout(180_000);
 
@@ -121,7 +121,7 @@ describe(`credit purchases on the payment provider (${mode})`, () => {
       body: { payload: { email: 'a@b.co' } },
     });
     expect(call.status).toBe(200);
-    await waitUntil(async () => (await api(rde, 'GET', '/billing/balance', { key: owner })).body._meta.settled, 30_000);
+    await untilSettled(rde, owner);
     expect(await bucketsOf(owner)).toEqual({
       balance: before.balance - 1,
       plan_remaining: before.plan_remaining - 1,

@@ -1,12 +1,19 @@
 import { api } from '../e2e/api';
-import { NO_STRIPE_ENV, STRIPE_ENV, WEBHOOK, deliverSigned } from '../e2e/stripe';
+import {
+  NO_STRIPE_ENV,
+  STRIPE_ENV,
+  WEBHOOK,
+  deliverSigned,
+  subscriptionCreated,
+  subscriptionEvent,
+  nowSeconds,
+} from '../e2e/stripe';
 import { newTeam } from '../e2e/teams';
 import { mode, startRde, type RunningRde } from '../e2e/harness';
 
 jest.setTimeout(180_000);
 
 const OWNER_ONLY = { detail: 'Only the workspace owner can manage billing.' };
-const DAY_S = 24 * 60 * 60;
 
 const SELF_SERVE_ROUTES: [string, string, object | undefined][] = [
   ['POST', '/api/v2/billing/subscription/checkout', { plan_id: 'starter', cadence: 'monthly' }],
@@ -62,41 +69,7 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
     await rde?.stop();
   });
 
-  let eventSeq = 0;
-  /** A subscription event as the provider sends it, signed; `created` orders deliveries. */
-  const subscriptionEvent = (
-    workspaceId: string,
-    type: string,
-    fields: { plan_id?: string; cadence?: string; status?: string; cancel_at_period_end?: boolean; created: number },
-    id = `evt_spec_${Date.now()}_${++eventSeq}`,
-  ) => {
-    const start = Math.floor(Date.now() / 1000);
-    return JSON.stringify({
-      id,
-      object: 'event',
-      type,
-      created: fields.created,
-      data: {
-        object: {
-          id: `sub_${workspaceId}`,
-          object: 'subscription',
-          customer: `cus_${workspaceId}`,
-          status: fields.status ?? 'active',
-          cancel_at_period_end: fields.cancel_at_period_end ?? false,
-          metadata: {
-            workspace_id: workspaceId,
-            plan_id: fields.plan_id ?? 'starter',
-            cadence: fields.cadence ?? 'monthly',
-          },
-          items: {
-            data: [{ id: `si_${workspaceId}`, current_period_start: start, current_period_end: start + 30 * DAY_S }],
-          },
-        },
-      },
-    });
-  };
-  const deliver = (payload: string, secret?: string) => deliverSigned(rde, payload, secret);
-  const now = () => Math.floor(Date.now() / 1000);
+  const deliver = (event: object, secret?: string) => deliverSigned(rde, JSON.stringify(event), secret);
   const me = async (key: string) => (await api(rde, 'GET', '/api/v2/me', { key })).body;
 
   /** A workspace whose checkout completed: the provider told us its subscription is active. */
@@ -107,10 +80,7 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
       body: { plan_id: planId, cadence: 'monthly' },
     });
     expect(checkout.status).toBe(200);
-    const created = await deliver(
-      subscriptionEvent(members.workspaceId, 'customer.subscription.created', { plan_id: planId, created: now() }),
-    );
-    expect(created.status).toBe(200);
+    expect((await deliver(subscriptionCreated(members.workspaceId, planId))).status).toBe(200);
     return members;
   };
 
@@ -162,7 +132,7 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
 
   test('a delivery with a bad signature is a 400 and changes nothing', async () => {
     const { workspaceId, owner } = await newTeam(rde, 'badsig');
-    const payload = subscriptionEvent(workspaceId, 'customer.subscription.created', { created: now() });
+    const payload = subscriptionEvent(workspaceId, 'customer.subscription.created', { created: nowSeconds() });
     expect((await deliver(payload, 'whsec_someone_else')).status).toBe(400);
     expect((await me(owner)).subscription).toBeNull();
   });
@@ -254,7 +224,7 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
 
   test('a replayed event id is applied once', async () => {
     const { workspaceId, owner } = await subscribed('starter');
-    const at = now() + 10;
+    const at = nowSeconds() + 10;
     const pastDue = subscriptionEvent(workspaceId, 'customer.subscription.updated', {
       status: 'past_due',
       created: at,
@@ -268,7 +238,7 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
 
   test('an event older than the state already applied is ignored (out-of-order delivery)', async () => {
     const { workspaceId, owner } = await subscribed('starter');
-    const at = now() + 100;
+    const at = nowSeconds() + 100;
     await deliver(
       subscriptionEvent(workspaceId, 'customer.subscription.updated', { plan_id: 'essential', created: at }),
     );
@@ -281,7 +251,10 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
   test('a deleted subscription puts the workspace back on Free, and checkout is open again', async () => {
     const { workspaceId, owner } = await subscribed('starter');
     await deliver(
-      subscriptionEvent(workspaceId, 'customer.subscription.deleted', { status: 'canceled', created: now() + 200 }),
+      subscriptionEvent(workspaceId, 'customer.subscription.deleted', {
+        status: 'canceled',
+        created: nowSeconds() + 200,
+      }),
     );
     expect(await me(owner)).toMatchObject({ plan: { id: 'free' }, subscription: null, can_buy_credits: false });
     const checkout = await api(rde, 'POST', '/api/v2/billing/subscription/checkout', {
@@ -294,7 +267,7 @@ describe(`subscriptions on the payment provider (${mode})`, () => {
   test('a subscription going live grants its monthly credits once, with a deterministic grant id', async () => {
     const { workspaceId, owner } = await subscribed('starter');
     // A later update of the same period grants nothing more.
-    await deliver(subscriptionEvent(workspaceId, 'customer.subscription.updated', { created: now() + 300 }));
+    await deliver(subscriptionEvent(workspaceId, 'customer.subscription.updated', { created: nowSeconds() + 300 }));
     const balance = (await api(rde, 'GET', '/billing/balance', { key: owner })).body;
     expect(balance.balance).toBe(600);
     const grants = balance.recent_ledger.filter((row: { kind: string }) => row.kind === 'grant');

@@ -43,7 +43,7 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
       RDE_MCP_OAUTH_TOKEN_PER_MINUTE: '1000',
     });
     owner = await signedInOwner(rde);
-    discovery = `resource_metadata="${rde.baseUrl}/.well-known/oauth-protected-resource/api/v2/mcp"`;
+    discovery = `resource_metadata="${rde.baseUrl}/.well-known/oauth-protected-resource/api/v2/mcp", scope="mcp"`;
   });
 
   afterAll(async () => {
@@ -88,6 +88,8 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
         revocation_endpoint: `${rde.baseUrl}${OAUTH}/revoke`,
         code_challenge_methods_supported: ['S256'],
         response_types_supported: ['code'],
+        response_modes_supported: ['query'],
+        token_endpoint_auth_methods_supported: ['none'],
         authorization_response_iss_parameter_supported: true,
       });
     });
@@ -129,6 +131,18 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
       });
       expect(implicit.status).toBe(400);
       expect(implicit.body).toMatchObject({ error: 'invalid_client_metadata' });
+    });
+
+    test('metadata of the wrong shape is 400 invalid_client_metadata (RFC 7591 §3.2.2), not a 422', async () => {
+      const response = await api(rde, 'POST', `${OAUTH}/register`, {
+        key: null,
+        body: { redirect_uris: REDIRECT_URI },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({
+        error: 'invalid_client_metadata',
+        error_description: expect.stringMatching(/redirect_uris/),
+      });
     });
 
     test('metadata without redirect URIs is refused with invalid_client_metadata', async () => {
@@ -198,6 +212,20 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
       expect(returned.get('code')).toMatch(/^rde_mcp_code_/);
       expect(returned.get('state')).toBe('state-123');
       expect(returned.get('iss')).toBe(rde.baseUrl);
+    });
+
+    test('unrecognized authorization parameters are ignored (RFC 6749 §3.1), not echoed, and the state comes back', async () => {
+      const clientId = await registerClient(rde);
+      const request = authorizationRequest(clientId, pkce().challenge, { state: 'opaque <&> state' });
+      const extra = { prompt: 'consent', nonce: 'n-1' };
+      const page = await authorizePage({ ...request, ...extra });
+      expect(page.status).toBe(200);
+      expect(page.text).not.toContain('name="prompt"');
+      expect(page.text).toContain('value="opaque &lt;&amp;&gt; state"');
+      const approved = await approve({ ...request, ...extra }, { workspace_id: owner.workspaceId });
+      expect(approved.status).toBe(303);
+      expect(redirectParameters(approved).get('code')).toMatch(/^rde_mcp_code_/);
+      expect(redirectParameters(approved).get('state')).toBe('opaque <&> state');
     });
 
     test('denial redirects 303 with access_denied', async () => {
@@ -291,18 +319,50 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
       expect((await refresh(rotated.body.refresh_token)).status).toBe(400);
     });
 
-    test('an unknown client is invalid_client (401); an unknown grant type is unsupported_grant_type', async () => {
+    test('an unknown client is invalid_client (400); an unknown grant type is unsupported_grant_type', async () => {
       const unknown = await postForm(rde, `${OAUTH}/token`, {
         grant_type: 'authorization_code',
         client_id: 'nope',
         code: 'x',
       });
-      expect(unknown.status).toBe(401);
-      expect(unknown.body).toMatchObject({ error: 'invalid_client' });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body).toMatchObject({ error: 'invalid_client', error_description: expect.any(String) });
       const clientId = await registerClient(rde);
       const grant = await postForm(rde, `${OAUTH}/token`, { grant_type: 'password', client_id: clientId });
       expect(grant.status).toBe(400);
       expect(grant.body).toMatchObject({ error: 'unsupported_grant_type' });
+      const missing = await postForm(rde, `${OAUTH}/token`, { client_id: clientId });
+      expect(missing.status).toBe(400);
+      expect(missing.body).toMatchObject({ error: 'invalid_request' });
+    });
+
+    test('a client authenticating with the Authorization header gets 401 invalid_client with a challenge in its scheme', async () => {
+      const { clientId, token } = await tokensFor();
+      const basic = Buffer.from(`${clientId}:secret`).toString('base64');
+      const refused = await postForm(
+        rde,
+        `${OAUTH}/token`,
+        { grant_type: 'refresh_token', refresh_token: token.body.refresh_token, client_id: clientId },
+        { authorization: `Basic ${basic}` },
+      );
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe(`Basic realm="${rde.baseUrl}", error="invalid_client"`);
+      expect(refused.body).toMatchObject({ error: 'invalid_client', error_description: expect.any(String) });
+      expect(refused.headers.get('cache-control')).toBe('no-store');
+      // Nothing was spent: the refresh token still works once.
+      const form = { grant_type: 'refresh_token', refresh_token: token.body.refresh_token, client_id: clientId };
+      expect((await postForm(rde, `${OAUTH}/token`, form)).status).toBe(200);
+    });
+
+    test('a token request for a scope other than mcp is invalid_scope and spends nothing', async () => {
+      const { clientId, token } = await tokensFor();
+      const form = { grant_type: 'refresh_token', refresh_token: token.body.refresh_token, client_id: clientId };
+      const wider = await postForm(rde, `${OAUTH}/token`, { ...form, scope: 'mcp admin' });
+      expect(wider.status).toBe(400);
+      expect(wider.body).toMatchObject({ error: 'invalid_scope' });
+      const same = await postForm(rde, `${OAUTH}/token`, { ...form, scope: 'mcp' });
+      expect(same.status).toBe(200);
+      expect(same.body).toMatchObject({ token_type: 'Bearer', scope: 'mcp' });
     });
 
     test('a client that registered no refresh_token grant may not refresh: unauthorized_client', async () => {
@@ -316,9 +376,27 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
       expect(refresh.body).toMatchObject({ error: 'unauthorized_client' });
     });
 
+    test('a malformed token or revocation request is 400 invalid_request with a description, not a 422', async () => {
+      const tooLong = await postForm(rde, `${OAUTH}/token`, {
+        grant_type: 'authorization_code',
+        client_id: 'x',
+        code: 'c'.repeat(2001),
+      });
+      expect(tooLong.status).toBe(400);
+      expect(tooLong.body).toMatchObject({
+        error: 'invalid_request',
+        error_description: expect.stringMatching(/code/),
+      });
+      expect(tooLong.headers.get('cache-control')).toBe('no-store');
+      const revoke = await postForm(rde, `${OAUTH}/revoke`, { token: 't'.repeat(2001) });
+      expect(revoke.status).toBe(400);
+      expect(revoke.body).toMatchObject({ error: 'invalid_request' });
+    });
+
     test('a JSON token request is refused with 415: the endpoint takes forms', async () => {
       const response = await api(rde, 'POST', `${OAUTH}/token`, { key: null, body: { grant_type: 'refresh_token' } });
       expect(response.status).toBe(415);
+      expect(response.body).toMatchObject({ error: 'invalid_request', error_description: expect.any(String) });
     });
   });
 

@@ -27,7 +27,7 @@ describe(`MCP server (${mode})`, () => {
   beforeAll(async () => {
     rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0', RDE_OPENAI_APPS_CHALLENGE: CHALLENGE_TOKEN });
     mcpUrl = `${rde.baseUrl}/api/v2/mcp`;
-    discovery = `resource_metadata="${rde.baseUrl}/.well-known/oauth-protected-resource/api/v2/mcp"`;
+    discovery = `resource_metadata="${rde.baseUrl}/.well-known/oauth-protected-resource/api/v2/mcp", scope="mcp"`;
   });
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
-import { api, sandboxCounters } from '../e2e/api';
+import { api, sandboxCounters, untilSettled } from '../e2e/api';
 import { newTeam } from '../e2e/teams';
-import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
+import { mode, startRde, type RunningRde } from '../e2e/harness';
 
 jest.setTimeout(180_000);
 
@@ -35,10 +35,7 @@ describe(`sessions (${mode})`, () => {
 
   /** Charges on the ledger carrying this session id, once every hold is settled. */
   const sessionCharges = async (key: string, sid: string) => {
-    await waitUntil(
-      async () => (await api(rde, 'GET', '/billing/balance', { key })).body._meta.settled === true,
-      30_000,
-    );
+    await untilSettled(rde, key);
     const csv = (await api(rde, 'GET', '/api/v2/billing/ledger.csv', { key })).text;
     return csv.split('\n').filter((line) => line.includes(sid)).length;
   };

@@ -1,5 +1,6 @@
 // The public request contract as JSON Schema: the gateway's REST routes validate with these, and
 // the mcp service's tools advertise and validate their arguments with the same (decision 0037).
+export * from './billing';
 export * from './common';
 export * from './enrich';
 export * from './qualify';

@@ -102,6 +102,33 @@ describe('auth service: workspaces and members', () => {
     });
   });
 
+  describe('RemoveMember and GetMembership', () => {
+    test('a removed member has no membership, and their key stops resolving', async () => {
+      const team = await workspaceOf(auth.client, 'ada@example.com');
+      const bob = await memberOf(auth.client, team.workspaceId, 'bob@example.com');
+      const membership = { workspaceId: team.workspaceId, userId: bob.userId };
+      expect(await auth.client.getMembership(membership)).toEqual({ role: 'member' });
+      const removed = await auth.client.removeMember({ workspaceId: team.workspaceId, email: 'BOB@example.com' });
+      expect(removed.user).toEqual({ id: bob.userId, email: 'bob@example.com' });
+      expect(await failure(auth.client.getMembership(membership))).toMatchObject({ status: 404 });
+      expect(await failure(auth.callerOf(bob.key))).toMatchObject({ status: 401 });
+      expect(
+        await failure(auth.client.removeMember({ workspaceId: team.workspaceId, email: 'bob@example.com' })),
+      ).toEqual({ status: 404, body: { detail: 'bob@example.com is not a member of this workspace' } });
+    });
+
+    test('the owner cannot be removed (409); an unknown workspace is 404', async () => {
+      const team = await workspaceOf(auth.client, 'ada@example.com');
+      const owner = await failure(
+        auth.client.removeMember({ workspaceId: team.workspaceId, email: 'ada@example.com' }),
+      );
+      expect(owner).toEqual({ status: 409, body: { detail: 'The workspace owner cannot be removed' } });
+      expect(await auth.callerOf(team.ownerKey)).toMatchObject({ role: 'owner' });
+      const unknown = await failure(auth.client.removeMember({ workspaceId: 'ws_nope', email: 'ada@example.com' }));
+      expect(unknown).toEqual({ status: 404, body: { detail: 'Workspace not found' } });
+    });
+  });
+
   describe('GetWorkspace', () => {
     test("the caller's workspace, user, role and seats", async () => {
       const created = await auth.client.createWorkspace({

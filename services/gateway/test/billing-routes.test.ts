@@ -1,16 +1,12 @@
-import { createLogger, errors, ManualClock } from '@rde/platform';
+import { errors } from '@rde/platform';
 import type { billing } from '@rde/proto';
-import { buildGateway } from '../src/app';
 import type { Clients } from '../src/clients';
-import { gatewayConfig } from '../src/config';
-import type { DownstreamHealth } from '../src/downstreams';
+import { gatewayOver, OWNER } from './support';
 
 /**
  * The billing routes' own logic over a stand-in billing client: paging the CSV export, escaping
  * it, and the provisional `_meta` while holds are open. The real services are covered end to end.
  */
-const caller = { workspaceId: 'ws_1', userId: 'usr_1', role: 'owner', keyId: 'key_1', sessionId: '', requestId: '' };
-
 function entry(index: number, description = `charge ${index}`): billing.LedgerEntry {
   return {
     id: `run_${index}:0:0`,
@@ -27,22 +23,13 @@ function entry(index: number, description = `charge ${index}`): billing.LedgerEn
   };
 }
 
-async function gateway(billingClient: Partial<Clients['billing']>) {
-  const clients = {
+function gateway(billingClient: Partial<Clients['billing']>) {
+  return gatewayOver({
     auth: {
-      resolveBearer: async () => ({ caller }),
+      resolveBearer: async () => ({ caller: OWNER }),
       getWorkspace: async () => ({ workspace: undefined, user: undefined, role: 'owner', seatsUsed: 3 }),
     },
     billing: billingClient,
-    close: () => undefined,
-  } as unknown as Clients;
-  return buildGateway({
-    config: gatewayConfig({}),
-    logger: createLogger('gateway-test', 'silent'),
-    clock: new ManualClock(),
-    clients,
-    downstreams: { check: async () => ({}), close: () => undefined } as unknown as DownstreamHealth,
-    isDraining: () => false,
   });
 }
 

@@ -1,16 +1,10 @@
-import pino from 'pino';
-import { ManualClock } from '@rde/platform';
-import { buildGateway } from '../src/app';
-import type { Clients } from '../src/clients';
-import { gatewayConfig } from '../src/config';
 import { BODY_LIMIT_BYTES, BODY_MAX_DEPTH, PATH_PARAM_MAX_LENGTH } from '../src/contract';
-import type { DownstreamHealth } from '../src/downstreams';
+import { gatewayOver, OWNER } from './support';
 
 /**
  * The contract every route shares, over the real route modules with stand-in clients that record
  * what reaches a service: limits on requests, the 405, and the OpenAPI document itself.
  */
-const caller = { workspaceId: 'ws_1', userId: 'usr_1', role: 'owner', keyId: 'key_1', sessionId: '', requestId: '' };
 const dataset = {
   id: 'ds_1',
   name: 'n',
@@ -32,22 +26,13 @@ async function gateway() {
       reached.push(name);
       return answer;
     };
-  const clients = {
-    auth: { resolveBearer: async () => ({ caller }) },
+  const app = await gatewayOver({
+    auth: { resolveBearer: async () => ({ caller: OWNER }) },
     dataset: {
       listDatasets: record('listDatasets', { datasets: [], page: { offset: 0, limit: 10, total: 0 } }),
       getDataset: record('getDataset', { dataset }),
       createDataset: record('createDataset', { dataset, sampleJson: Buffer.from('[]') }),
     },
-    close: () => undefined,
-  } as unknown as Clients;
-  const app = await buildGateway({
-    config: gatewayConfig({}),
-    logger: pino({ level: 'silent' }),
-    clock: new ManualClock(),
-    clients,
-    downstreams: { check: async () => ({}), close: () => undefined } as unknown as DownstreamHealth,
-    isDraining: () => false,
   });
   return { app, reached };
 }

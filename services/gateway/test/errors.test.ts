@@ -1,30 +1,20 @@
-import pino from 'pino';
 import { errors, ManualClock } from '@rde/platform';
-import { buildGateway } from '../src/app';
-import { gatewayConfig } from '../src/config';
-import type { Clients } from '../src/clients';
-import type { DownstreamHealth } from '../src/downstreams';
+import { gatewayOver, OWNER } from './support';
 
 /** The gateway's HTTP layer alone: a bearer that auth refuses, and one test route with a schema. */
 async function gateway(clock = new ManualClock(), resolved: string[] = []) {
-  const clients = {
-    auth: {
-      resolveBearer: async ({ token }: { token: string }) => {
-        resolved.push(token);
-        if (token !== 'good') throw errors.unauthenticated('Invalid or missing API key');
-        return { caller: { workspaceId: 'ws', userId: 'u', role: 'owner', keyId: 'k', sessionId: '', requestId: '' } };
+  const app = await gatewayOver(
+    {
+      auth: {
+        resolveBearer: async ({ token }: { token: string }) => {
+          resolved.push(token);
+          if (token !== 'good') throw errors.unauthenticated('Invalid or missing API key');
+          return { caller: OWNER };
+        },
       },
     },
-    close: () => undefined,
-  } as unknown as Clients;
-  const app = await buildGateway({
-    config: gatewayConfig({}),
-    logger: pino({ level: 'silent' }),
     clock,
-    clients,
-    downstreams: { check: async () => ({}), close: () => undefined } as unknown as DownstreamHealth,
-    isDraining: () => false,
-  });
+  );
   app.post(
     '/echo/:id',
     {
@@ -90,7 +80,7 @@ describe('gateway error formats', () => {
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toEqual({ detail: 'Invalid or missing API key' });
     const ok = await app.inject({ method: 'POST', url: '/echo/1', headers: good, payload: { name: 'a', rows: [] } });
-    expect(ok.json()).toEqual({ caller: 'ws' });
+    expect(ok.json()).toEqual({ caller: OWNER.workspaceId });
   });
 
   test('a malformed JSON body is a 400 in the same shape, and unknown routes are a JSON 404 without auth', async () => {

@@ -7,6 +7,8 @@ export function mcpConfig(variables: NodeJS.ProcessEnv) {
       // Per client address and minute (decision 0029).
       RDE_MCP_OAUTH_REGISTER_PER_MINUTE: env.count(20),
       RDE_MCP_OAUTH_TOKEN_PER_MINUTE: env.count(60),
+      // How long an OAuth grant's membership check is trusted at use; refresh always asks (decision 0029).
+      RDE_MCP_OAUTH_MEMBERSHIP_CACHE_MS: env.milliseconds(2_000),
     },
     variables,
   );

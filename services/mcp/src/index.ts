@@ -29,6 +29,7 @@ export const mcpModule = grpcModule({
       clock: ctx.backends.clock,
       registerPerMinute: config.RDE_MCP_OAUTH_REGISTER_PER_MINUTE,
       tokenPerMinute: config.RDE_MCP_OAUTH_TOKEN_PER_MINUTE,
+      membershipCacheMs: config.RDE_MCP_OAUTH_MEMBERSHIP_CACHE_MS,
     });
     return {
       services: [

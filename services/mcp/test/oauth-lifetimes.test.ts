@@ -1,6 +1,7 @@
 import { InMemoryDocumentStore, ManualClock, RdeError, type Caller } from '@rde/platform';
 import { createHash, randomBytes } from 'node:crypto';
 import { Authorization } from '../src/app/oauth/authorization';
+import { Membership } from '../src/app/oauth/membership';
 import { Tokens } from '../src/app/oauth/tokens';
 import type { AuthClient } from '../src/clients';
 import { LIFETIMES } from '../src/domain/oauth';
@@ -14,7 +15,10 @@ import { openOAuthStore, type OAuthStore } from '../src/store';
 const RESOURCE = 'https://rde.example/api/v2/mcp';
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const caller: Caller = { workspaceId: 'ws_1', userId: 'usr_1', role: 'owner', keyId: '', sessionId: '', requestId: '' };
-const signedIn = { resolveBearer: async () => ({ caller }) } as unknown as AuthClient;
+const signedIn = {
+  resolveBearer: async () => ({ caller }),
+  getMembership: async () => ({ role: 'owner' }),
+} as unknown as AuthClient;
 
 describe('OAuth lifetimes', () => {
   let store: OAuthStore;
@@ -25,7 +29,7 @@ describe('OAuth lifetimes', () => {
   beforeEach(async () => {
     store = await openOAuthStore(new InMemoryDocumentStore());
     clock = new ManualClock();
-    tokens = new Tokens(store, clock);
+    tokens = new Tokens(store, clock, new Membership(signedIn, clock, 0));
     authorization = new Authorization(store, signedIn, clock);
     await store.clients.insert({
       _id: 'client_1',

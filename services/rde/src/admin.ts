@@ -5,8 +5,9 @@ import { auth } from '@rde/proto';
 
 export const ADMIN_USAGE = `  rde admin create-workspace --email <email> [--name <name>]
   rde admin add-member --workspace <id> --email <email> [--role member|owner]
+  rde admin remove-member --workspace <id> --email <email>
       call the auth service at RDE_AUTH_ADDR (default 127.0.0.1:7101); print one JSON object
-      with the ids and the new key's plaintext (shown this once)`;
+      with the ids (and a new key's plaintext, shown this once)`;
 
 type AuthRpc = ServiceClient<typeof auth.AuthServiceService>['rpc'];
 
@@ -37,6 +38,11 @@ const COMMANDS: Record<string, (args: string[], rpc: AuthRpc) => Promise<Record<
       key_id: added.key!.id,
       key: added.keyPlaintext,
     };
+  },
+  async 'remove-member'(args, rpc) {
+    const { workspace, email } = options(args, { workspace: true, email: true });
+    const { user } = await rpc.removeMember({ workspaceId: workspace, email });
+    return { workspace_id: workspace, user_id: user!.id, email: user!.email };
   },
 };
 

@@ -38,6 +38,8 @@ export const addMemberInput = z.object({
   role: optional(z.enum(ROLES)).transform((role) => role ?? 'member'),
 });
 
+export const removeMemberInput = z.object({ workspaceId: z.string().min(1), email });
+
 /** Parses a request, or refuses it with the spec's 422 `detail` list before anything changes. */
 export function parseInput<T extends z.ZodTypeAny>(schema: T, input: unknown): z.output<T> {
   const result = schema.safeParse(input);

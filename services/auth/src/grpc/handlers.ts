@@ -1,6 +1,6 @@
 import { errors, type Caller, type Handlers } from '@rde/platform';
 import type { auth } from '@rde/proto';
-import { addMemberInput, createKeyInput, createWorkspaceInput, parseInput } from '../domain/inputs';
+import { addMemberInput, createKeyInput, createWorkspaceInput, parseInput, removeMemberInput } from '../domain/inputs';
 import type { AccountService } from '../service/accounts';
 import type { KeyService } from '../service/keys';
 import { toApiKey, toUser, toWorkspace } from './messages';
@@ -30,6 +30,15 @@ export function authHandlers(accounts: AccountService, keys: KeyService): Handle
         key: toApiKey(added.key.key),
         keyPlaintext: added.key.plaintext,
       };
+    },
+
+    async removeMember(request) {
+      const { workspaceId, email } = parseInput(removeMemberInput, request);
+      return { user: toUser(await accounts.removeMember({ workspaceId, email })) };
+    },
+
+    async getMembership(request) {
+      return { role: await accounts.membershipOf(request.workspaceId, request.userId) };
     },
 
     async getWorkspace(_request, { caller }) {

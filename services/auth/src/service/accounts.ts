@@ -74,6 +74,33 @@ export class AccountService {
     return { user, role: input.role, key };
   }
 
+  /**
+   * Removes the user with this email from a workspace. Every credential re-checks membership when
+   * it is used (keys and sessions in resolveBearer, MCP grants through membershipOf), so nothing
+   * else needs revoking. The owner stays: a workspace always has one.
+   */
+  async removeMember(input: { workspaceId: string; email: string }): Promise<UserDocument> {
+    const [workspace, user] = await Promise.all([
+      this.store.workspaces.byId(input.workspaceId),
+      this.store.users.byEmail(input.email),
+    ]);
+    if (!workspace) throw errors.notFound('Workspace not found');
+    if (user && user._id === workspace.owner_user_id) {
+      throw errors.conflict({ detail: 'The workspace owner cannot be removed' });
+    }
+    if (!user || !(await this.store.memberships.remove(workspace._id, user._id))) {
+      throw errors.notFound(`${input.email} is not a member of this workspace`);
+    }
+    return user;
+  }
+
+  /** A user's current role in a workspace; 404 when they are not a member. */
+  async membershipOf(workspaceId: string, userId: string): Promise<Role> {
+    const membership = workspaceId && userId ? await this.store.memberships.of(workspaceId, userId) : null;
+    if (!membership) throw errors.notFound('Not a member of this workspace');
+    return membership.role;
+  }
+
   /** The caller's workspace as /api/v2/me shows it. */
   async view(caller: Caller): Promise<WorkspaceView> {
     const [workspace, user, seatsUsed] = await Promise.all([

@@ -36,6 +36,11 @@ export class Memberships {
     });
   }
 
+  /** Ends a membership; false when there was none. */
+  async remove(workspaceId: string, userId: string): Promise<boolean> {
+    return (await this.collection.deleteOne({ workspace_id: workspaceId, user_id: userId })) === 1;
+  }
+
   of(workspaceId: string, userId: string): Promise<MembershipDocument | null> {
     return this.collection.findOne({ workspace_id: workspaceId, user_id: userId });
   }

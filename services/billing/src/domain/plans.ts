@@ -2,6 +2,8 @@
  * The plan catalog (decision 0006). Prices are integers of cents and credits are whole credits;
  * the USD numbers of the public JSON are derived from the cents, never stored apart.
  */
+import { publicSchemas } from '@rde/proto';
+
 export type PlanId =
   'free' | 'starter' | 'starter_1k' | 'essential' | 'essential_3k' | 'pro' | 'pro_7500' | 'enterprise';
 
@@ -129,7 +131,11 @@ const ENTERPRISE: Plan = {
   features: ENTERPRISE_FEATURES,
 };
 
-function topup(credits: number, amountCents: number): TopupTier {
+/** Each top-up tier's price; dearer per credit than any plan, so a plan stays the better deal. */
+const TOPUP_AMOUNT_CENTS: Record<publicSchemas.TopupTierCredits, number> = { 500: 6_000, 2_000: 22_000, 5_000: 50_000 };
+
+function topup(credits: publicSchemas.TopupTierCredits): TopupTier {
+  const amountCents = TOPUP_AMOUNT_CENTS[credits];
   return { credits, amount_cents: amountCents, usd: usd(amountCents) };
 }
 
@@ -137,8 +143,8 @@ export const PLAN_CATALOG: PlanCatalog = {
   plans: [FREE, ...SELF_SERVE.map((spec, index) => paidPlan(spec, index + 1)), ENTERPRISE],
   annual_discount: ANNUAL_DISCOUNT_PERCENT / 100,
   downgrade_grace_months: 1,
-  // Dearer per credit than any plan, so a plan stays the better deal.
-  topup_tiers: [topup(500, 6_000), topup(2_000, 22_000), topup(5_000, 50_000)],
+  // The tiers are the public request contract's, so the checkout route accepts exactly these.
+  topup_tiers: publicSchemas.TOPUP_TIER_CREDITS.map(topup),
   topup_requires_plan: true,
 };
 

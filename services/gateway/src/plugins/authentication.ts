@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, RdeError, type Caller, type Clock } from '@rde/platform';
 import type { Clients } from '../clients';
 import { SESSION_COOKIE } from '../session-cookie';
+import { BearerCache } from './bearer-cache';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -49,32 +49,20 @@ export interface BearerChallenge {
   readonly body: Record<string, string>;
 }
 
-type Resolutions = Map<string, { caller: Caller; until: number }>;
-
 /**
  * Every matched route except the public set requires a bearer: `Authorization: Bearer <key>`, or
  * the browser's session cookie. Auth resolves it (with the `X-Workspace-Id` switch); resolutions
- * are cached briefly per token hash.
+ * are cached briefly per token hash, and concurrent misses share one auth call (bearer-cache.ts).
  */
 export function registerAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
-  const cache = new Map<string, Resolutions>();
+  const cache = new BearerCache(
+    async (token, workspaceId) => (await options.clients.auth.resolveBearer({ token, workspaceId })).caller!,
+    options.clock,
+    options.cacheMs,
+  );
   app.decorateRequest('caller', undefined as unknown as Caller);
   app.decorateRequest('bearerToken', '');
-  app.decorate('forgetBearer', (token: string) => void cache.delete(digest(token)));
-  const resolve = async (token: string, switchTo: string): Promise<Caller> => {
-    const byToken = cache.get(digest(token));
-    const now = options.clock.now();
-    const cached = byToken?.get(switchTo);
-    if (cached && cached.until > now) return cached.caller;
-    const { caller } = await options.clients.auth.resolveBearer({ token, workspaceId: switchTo });
-    if (options.cacheMs > 0) {
-      if (cache.size > 10_000) cache.clear();
-      const resolutions = byToken ?? new Map();
-      resolutions.set(switchTo, { caller: caller!, until: now + options.cacheMs });
-      cache.set(digest(token), resolutions);
-    }
-    return caller!;
-  };
+  app.decorate('forgetBearer', (token: string) => cache.forget(token));
   app.addHook('onRequest', async (request, reply) => {
     const { url, config } = request.routeOptions;
     if (url === undefined || config.public) return;
@@ -85,7 +73,7 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
       throw errors.unauthenticated();
     }
     try {
-      const caller = await resolve(request.bearerToken, headerOf(request, 'x-workspace-id'));
+      const caller = await cache.resolve(request.bearerToken, headerOf(request, 'x-workspace-id'));
       // Metered calls accrue to the session the header names (a body `session_id` overrides it).
       request.caller = { ...caller, requestId: request.id, sessionId: headerOf(request, SESSION_HEADER) };
     } catch (error) {
@@ -103,7 +91,7 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
       if (request.bearerToken) {
         const caller =
           (await config.ownBearer?.(request, request.bearerToken)) ??
-          (await resolve(request.bearerToken, headerOf(request, 'x-workspace-id')));
+          (await cache.resolve(request.bearerToken, headerOf(request, 'x-workspace-id')));
         request.caller = { ...caller, requestId: request.id };
         return;
       }
@@ -113,10 +101,6 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     const challenge = config.bearerChallenge!(request, request.bearerToken !== '');
     return reply.code(401).header('www-authenticate', challenge.header).send(challenge.body);
   };
-}
-
-function digest(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }
 
 function bearerOf(request: FastifyRequest): string {

@@ -9,7 +9,15 @@ describe('what the client kit reads from the contracts', () => {
 
   test('only RPCs whose contract sets idempotency_level are retried; money-moving calls only with a caller-chosen id', () => {
     expect(idempotentMethodsOf(auth.AuthServiceService).sort()).toEqual(
-      ['getWorkspace', 'listCallerWorkspaces', 'listKeys', 'listMembers', 'resolveBearer', 'revokeKey'].sort(),
+      [
+        'getMembership',
+        'getWorkspace',
+        'listCallerWorkspaces',
+        'listKeys',
+        'listMembers',
+        'resolveBearer',
+        'revokeKey',
+      ].sort(),
     );
     expect(idempotentMethodsOf(billing.BillingServiceService)).toContain('reserve');
     // Idempotent by the caller's run id (decision 0044), as Reserve is by its hold id.

@@ -1,4 +1,5 @@
 /** JSON schemas of the billing routes: validation, response serialization and the OpenAPI document. */
+import { publicSchemas } from '@rde/proto';
 
 const nullableNumber = { type: ['number', 'null'] } as const;
 const nullableString = { type: ['string', 'null'] } as const;
@@ -169,20 +170,8 @@ export const planChoiceBody = {
   additionalProperties: false,
 } as const;
 
-/** A credit purchase names one of the catalog's top-up tiers by its credits (decision 0040). */
-export const creditCheckoutBody = {
-  type: 'object',
-  properties: {
-    credits: {
-      type: 'integer',
-      // The catalog's tiers (billing's domain/plans.ts; the spec test buys each tier GET /plans lists).
-      enum: [500, 2000, 5000],
-      description: "whole credits of one of the plan catalog's topup_tiers",
-    },
-  },
-  required: ['credits'],
-  additionalProperties: false,
-} as const;
+/** A credit purchase names one of the catalog's top-up tiers (shared with billing, decision 0037). */
+export const { creditCheckoutBody } = publicSchemas;
 
 export const cancelBody = {
   type: 'object',

@@ -56,7 +56,8 @@ export async function authorizeRoutes(app: FastifyInstance, deps: GatewayDepende
         const next = request.url;
         return reply.redirect(`${SIGN_IN_PAGE}?${new URLSearchParams({ next })}`, 302);
       }
-      return reply.type('text/html; charset=utf-8').send(consentPage(outcome.value, request.query, AUTHORIZE_PATH));
+      const echoed = recognized(request.query);
+      return reply.type('text/html; charset=utf-8').send(consentPage(outcome.value, echoed, AUTHORIZE_PATH));
     },
   );
 
@@ -95,6 +96,12 @@ export async function authorizeRoutes(app: FastifyInstance, deps: GatewayDepende
 
 function parametersOf(query: AuthorizationQuery): mcpOAuth.AuthorizationParameters {
   return mcpOAuth.AuthorizationParameters.fromJSON(declared(query, authorizationQuery));
+}
+
+/** The authorization parameters the request carried, without the ones this server ignores: what the consent form posts back. */
+function recognized(query: AuthorizationQuery): Record<string, string> {
+  const entries = Object.entries(declared(query, authorizationQuery));
+  return Object.fromEntries(entries.filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 function contextOf(request: FastifyRequest): mcpOAuth.AuthorizationContext {

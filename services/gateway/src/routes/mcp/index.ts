@@ -9,6 +9,8 @@ export const MCP_PATH = '/api/v2/mcp';
 export const PROTECTED_RESOURCE_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
 /** What every access token of the authorization server starts with (oauth.proto): the rest are API keys. */
 const ACCESS_TOKEN_PREFIX = 'rde_mcp_at_';
+/** The one scope the authorization server grants: the MCP endpoint's tools. */
+export const SCOPES = ['mcp'];
 /** A tools/call may walk a provider chain (a search, an enrichment): the REST waterfall routes' deadline. */
 const CALL_DEADLINE_MS = 90_000;
 /** Request headers the MCP transport reads; everything else (authorization, cookies) stays here. */
@@ -89,7 +91,8 @@ function notAllowed(reply: FastifyReply) {
  * starts discovery; `invalid_token` when one was sent and is unknown, revoked or expired.
  */
 function discoveryChallenge(request: FastifyRequest, tokenSent: boolean): BearerChallenge {
-  const metadata = `resource_metadata="${originOf(request)}${PROTECTED_RESOURCE_PATH}"`;
+  // `scope` names what to ask for (MCP authorization, scope selection), so a client needs no guess.
+  const metadata = `resource_metadata="${originOf(request)}${PROTECTED_RESOURCE_PATH}", scope="${SCOPES.join(' ')}"`;
   if (!tokenSent) return { header: `Bearer ${metadata}`, body: { detail: 'Not authenticated' } };
   const description = 'The access token is invalid, revoked or expired';
   return {

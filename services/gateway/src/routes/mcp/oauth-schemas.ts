@@ -16,10 +16,11 @@ const authorizationProperties = {
   resource: text('the MCP endpoint’s URL (RFC 8707)'),
 } as const;
 
+/** RFC 6749 §3.1: unrecognized parameters (`prompt`, `nonce`, …) are ignored, never refused. */
 export const authorizationQuery = {
   type: 'object',
   properties: authorizationProperties,
-  additionalProperties: false,
+  additionalProperties: true,
 } as const;
 
 /** The consent form: the same parameters, the chosen workspace and the decision. */
@@ -31,7 +32,7 @@ export const consentForm = {
     decision: { type: 'string', enum: ['approve', 'deny'], description: 'the user’s answer' },
   },
   required: ['decision'],
-  additionalProperties: false,
+  additionalProperties: true,
 } as const;
 
 export const tokenForm = {
@@ -113,6 +114,21 @@ export const oauthErrorBody = {
   properties: { ...errorBody.properties, error_description: { type: 'string' } },
 } as const;
 
+/** 429 from registration and token: `Retry-After` (and `retry_after`) say when the window frees. */
+export const rateLimitedBody = {
+  ...oauthErrorBody,
+  description: 'too many requests from this address (`error`: `rate_limited`)',
+  properties: { ...oauthErrorBody.properties, retry_after: { type: 'integer', minimum: 1 } },
+  headers: { 'retry-after': { type: 'integer', minimum: 1, description: 'seconds until the window frees' } },
+} as const;
+
+/** 401 `invalid_client` for a token request that used HTTP client authentication, with its challenge. */
+export const clientAuthenticationRefused = {
+  ...oauthErrorBody,
+  description: 'the client sent an Authorization header; clients here are public (`none`)',
+  headers: { 'www-authenticate': { type: 'string' } },
+} as const;
+
 export const protectedResourceMetadata = {
   type: 'object',
   properties: {
@@ -135,6 +151,7 @@ export const authorizationServerMetadata = {
     revocation_endpoint: { type: 'string' },
     scopes_supported: { type: 'array', items: { type: 'string' } },
     response_types_supported: { type: 'array', items: { type: 'string' } },
+    response_modes_supported: { type: 'array', items: { type: 'string' } },
     grant_types_supported: { type: 'array', items: { type: 'string' } },
     code_challenge_methods_supported: { type: 'array', items: { type: 'string' } },
     token_endpoint_auth_methods_supported: { type: 'array', items: { type: 'string' } },

@@ -1,15 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors } from '@rde/platform';
+import { errors, httpError, RdeError } from '@rde/platform';
 import { mcpOAuth } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
-import { errorResponses } from '../../contract';
 import { AUTHORIZE_PATH, authorizeRoutes } from './authorize';
-import { issuerOf, MCP_PATH, PROTECTED_RESOURCE_PATH, resourceOf } from './index';
+import { issuerOf, MCP_PATH, PROTECTED_RESOURCE_PATH, resourceOf, SCOPES } from './index';
 import {
   authorizationServerMetadata,
+  clientAuthenticationRefused,
   emptyBody,
   oauthErrorBody,
   protectedResourceMetadata,
+  rateLimitedBody,
   registeredClient,
   registrationBody,
   revocationForm,
@@ -20,7 +21,6 @@ import {
 const tags = ['mcp'];
 const open = { public: true } as const;
 const OAUTH_PATH = `${MCP_PATH}/oauth`;
-const SCOPES = ['mcp'];
 
 type Form = Record<string, string | undefined>;
 
@@ -57,6 +57,8 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
         revocation_endpoint: `${issuer}${OAUTH_PATH}/revoke`,
         scopes_supported: SCOPES,
         response_types_supported: ['code'],
+        // Only query responses: RFC 8414's default also names `fragment`, which this server never uses.
+        response_modes_supported: ['query'],
         grant_types_supported: ['authorization_code', 'refresh_token'],
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['none'],
@@ -70,17 +72,18 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
     `${OAUTH_PATH}/register`,
     {
       config: open,
+      attachValidation: true,
       schema: {
         tags,
         body: registrationBody,
-        response: { 201: registeredClient, 400: oauthErrorBody, ...errorResponses(429) },
+        response: { 201: registeredClient, 400: oauthErrorBody, 429: rateLimitedBody },
       },
     },
     async (request, reply) => {
-      const { clientJson } = await oauth.registerClient({
-        metadataJson: Buffer.from(JSON.stringify(request.body)),
-        from: { ip: request.ip },
-      });
+      refuseMalformed(request, 'invalid_client_metadata');
+      const { clientJson } = await withRetryAfter(reply, () =>
+        oauth.registerClient({ metadataJson: Buffer.from(JSON.stringify(request.body)), from: { ip: request.ip } }),
+      );
       return reply
         .code(201)
         .header('cache-control', 'no-store')
@@ -102,18 +105,23 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
       `${OAUTH_PATH}/token`,
       {
         config: open,
+        attachValidation: true,
         schema: {
           tags,
           consumes: ['application/x-www-form-urlencoded'],
           body: tokenForm,
-          response: { 200: tokenResponse, 400: oauthErrorBody, ...errorResponses(401, 429) },
+          response: { 200: tokenResponse, 400: oauthErrorBody, 401: clientAuthenticationRefused, 429: rateLimitedBody },
         },
       },
       async (request, reply) => {
-        const { tokenJson } = await oauth.exchangeToken({
-          ...mcpOAuth.ExchangeTokenRequest.fromJSON(declared(request.body, tokenForm)),
-          from: { ip: request.ip },
-        });
+        if (request.headers.authorization !== undefined) return refuseClientAuthentication(request, reply);
+        refuseMalformed(request, 'invalid_request');
+        const { tokenJson } = await withRetryAfter(reply, () =>
+          oauth.exchangeToken({
+            ...mcpOAuth.ExchangeTokenRequest.fromJSON(declared(request.body, tokenForm)),
+            from: { ip: request.ip },
+          }),
+        );
         return sendJson(reply, tokenJson);
       },
     );
@@ -122,6 +130,7 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
       `${OAUTH_PATH}/revoke`,
       {
         config: open,
+        attachValidation: true,
         schema: {
           tags,
           consumes: ['application/x-www-form-urlencoded'],
@@ -130,6 +139,7 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
         },
       },
       async (request, reply) => {
+        refuseMalformed(request, 'invalid_request');
         await oauth.revokeToken(mcpOAuth.RevokeTokenRequest.fromJSON(declared(request.body, revocationForm)));
         return reply.code(200).send();
       },
@@ -143,6 +153,41 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
  */
 export function declared(form: Form, schema: { properties: Record<string, unknown> }): Form {
   return Object.fromEntries(Object.keys(schema.properties).map((name) => [name, form[name]]));
+}
+
+/**
+ * RFC 6749 §5.2: a client that authenticated with the `Authorization` header gets 401 with a
+ * challenge in its scheme. Every client here is public (`none`): its client_id goes in the form.
+ */
+function refuseClientAuthentication(request: FastifyRequest, reply: FastifyReply) {
+  const scheme = /^\S+/.exec(request.headers.authorization ?? '')?.[0] ?? 'Basic';
+  const description = 'Clients of this server are public: send client_id in the form, and no Authorization header';
+  return reply
+    .code(401)
+    .header('www-authenticate', `${scheme} realm="${issuerOf(request)}", error="invalid_client"`)
+    .send({ detail: description, error: 'invalid_client', error_description: description });
+}
+
+/**
+ * A body the route's schema refuses is an OAuth error (RFC 6749 §5.2 `invalid_request`, RFC 7591
+ * §3.2.2 `invalid_client_metadata`), 400 with `error`, as a client library expects, not a 422.
+ */
+function refuseMalformed(request: FastifyRequest, error: string): void {
+  const refused = request.validationError;
+  if (!refused) return;
+  throw httpError(400, { detail: refused.message, error, error_description: refused.message });
+}
+
+/** A rate-limited answer tells the client when to come back (RFC 6585 §4): the service's `retry_after`. */
+async function withRetryAfter<T>(reply: FastifyReply, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof RdeError && error.httpStatus === 429 && Number.isInteger(error.body.retry_after)) {
+      void reply.header('retry-after', String(error.body.retry_after));
+    }
+    throw error;
+  }
 }
 
 function sendJson(reply: FastifyReply, json: Uint8Array) {
@@ -172,4 +217,8 @@ export function acceptFormBodies(scope: FastifyInstance): void {
       done(null, form);
     },
   );
+  scope.addContentTypeParser('*', (_request: FastifyRequest, _payload, done) => {
+    const description = 'The body must be application/x-www-form-urlencoded';
+    done(httpError(415, { detail: description, error: 'invalid_request', error_description: description }), undefined);
+  });
 }

@@ -3,6 +3,7 @@ import type { AuthClient } from '../../clients';
 import type { AuthorizationServer } from '../../grpc/oauth-handlers';
 import { openOAuthStore } from '../../store';
 import { Authorization } from './authorization';
+import { Membership } from './membership';
 import { RateLimit } from './rate-limit';
 import { ClientRegistration } from './registration';
 import { Tokens } from './tokens';
@@ -14,6 +15,8 @@ export interface AuthorizationServerOptions {
   readonly clock: Clock;
   readonly registerPerMinute: number;
   readonly tokenPerMinute: number;
+  /** How long the answer to "is the grant's user still a member?" is trusted at use (decision 0029). */
+  readonly membershipCacheMs: number;
 }
 
 /** The MCP endpoint's OAuth 2.0 authorization server (decision 0029). */
@@ -23,7 +26,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   return {
     registration: new ClientRegistration(store, clock),
     authorization: new Authorization(store, options.auth, clock),
-    tokens: new Tokens(store, clock),
+    tokens: new Tokens(store, clock, new Membership(options.auth, clock, options.membershipCacheMs)),
     limits: {
       register: new RateLimit(counters, 'register', options.registerPerMinute),
       token: new RateLimit(counters, 'token', options.tokenPerMinute),

@@ -13,11 +13,19 @@ export class RateLimit {
     private readonly perMinute: number,
   ) {}
 
+  /** Counts a request; past the limit, 429 with `retry_after`: whole seconds until the window ends (RFC 6585 §4). */
   async take(address: string): Promise<void> {
-    const count = await this.counters.increment(`oauth-${this.name}:${address}`, WINDOW_MS);
+    const key = `oauth-${this.name}:${address}`;
+    const count = await this.counters.increment(key, WINDOW_MS);
     if (count > this.perMinute) {
-      const description = `Too many ${this.name} requests from this address; try again within a minute`;
-      throw httpError(429, { detail: description, error: 'rate_limited', error_description: description });
+      const retryAfter = Math.max(1, Math.ceil(((await this.counters.ttl(key)) ?? WINDOW_MS) / 1000));
+      const description = `Too many ${this.name} requests from this address; try again in ${retryAfter} s`;
+      throw httpError(429, {
+        detail: description,
+        error: 'rate_limited',
+        error_description: description,
+        retry_after: retryAfter,
+      });
     }
   }
 }

@@ -1,7 +1,8 @@
 import { errors, type Caller, type Clock } from '@rde/platform';
 import type { mcpOAuth } from '@rde/proto';
-import { hashOf, LIFETIMES, mintSecret, oauthError, verifierMatches } from '../../domain/oauth';
+import { hashOf, LIFETIMES, mintSecret, oauthError, SCOPE, verifierMatches } from '../../domain/oauth';
 import type { GrantDocument, IssuedHashes, OAuthStore } from '../../store';
+import type { Membership } from './membership';
 
 type TokenRequest = mcpOAuth.ExchangeTokenRequest;
 
@@ -10,18 +11,25 @@ export class Tokens {
   constructor(
     private readonly store: OAuthStore,
     private readonly clock: Clock,
+    private readonly membership: Membership,
   ) {}
 
   async exchange(request: TokenRequest): Promise<Record<string, unknown>> {
-    if (!request.clientId) throw oauthError(401, 'invalid_client', 'client_id is required');
+    // RFC 6749 §5.2: 400, as the client sent no HTTP authentication (the gateway answers 401 when it did).
+    if (!request.clientId) throw oauthError(400, 'invalid_client', 'client_id is required');
     const client = await this.store.clients.byId(request.clientId);
-    if (!client) throw oauthError(401, 'invalid_client', 'Unknown client_id');
+    if (!client) throw oauthError(400, 'invalid_client', 'Unknown client_id');
+    if (!request.grantType) throw oauthError(400, 'invalid_request', 'grant_type is required');
     if (request.grantType !== 'authorization_code' && request.grantType !== 'refresh_token') {
       throw oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
     }
     // RFC 7591 §2: a client uses only the grant types it registered.
     if (!client.grant_types.includes(request.grantType)) {
       throw oauthError(400, 'unauthorized_client', `the client did not register the ${request.grantType} grant`);
+    }
+    // RFC 6749 §6: a refresh may narrow the scope, never widen it; there is only one.
+    if (request.scope.split(' ').some((scope) => scope && scope !== SCOPE)) {
+      throw oauthError(400, 'invalid_scope', `the only scope is ${SCOPE}`);
     }
     return request.grantType === 'authorization_code' ? this.redeem(request) : this.refresh(request);
   }
@@ -35,16 +43,24 @@ export class Tokens {
     if (grant && (!request.clientId || request.clientId === grant.client_id)) await this.store.grants.revoke(grant._id);
   }
 
-  /** The caller a live access token acts for, if it was minted for this resource (RFC 8707). */
+  /**
+   * The caller a live access token acts for, if it was minted for this resource (RFC 8707) and its
+   * user still belongs to the grant's workspace (with the role they have there now).
+   */
   async resolve(token: string, resource: string): Promise<Caller> {
     const grant = await this.store.grants.byHash('access_hash', hashOf(token));
     const live = grant && !grant.revoked && grant.access_expires_at_ms > this.clock.now();
     if (!live || grant.resource !== resource)
       throw errors.unauthenticated('The access token is invalid, revoked or expired');
+    const role = await this.membership.recent(grant.user_id, grant.workspace_id);
+    if (role === undefined) {
+      await this.store.grants.revoke(grant._id);
+      throw errors.unauthenticated('The access token is invalid, revoked or expired');
+    }
     return {
       workspaceId: grant.workspace_id,
       userId: grant.user_id,
-      role: grant.role,
+      role,
       keyId: '',
       sessionId: '',
       requestId: '',
@@ -68,6 +84,7 @@ export class Tokens {
     if (!verifierMatches(request.codeVerifier, grant.code_challenge))
       throw invalidGrant('code_verifier does not match');
     checkResource(request, grant);
+    await this.checkMember(grant);
     const { issued, response } = this.issue(grant);
     if (!(await this.store.grants.redeemCode(grant._id, issued))) {
       await this.store.grants.revoke(grant._id);
@@ -90,11 +107,19 @@ export class Tokens {
       throw invalidGrant('The refresh token is unknown, used or revoked');
     if (grant.refresh_expires_at_ms <= this.clock.now()) throw invalidGrant('The refresh token has expired');
     checkResource(request, grant);
+    await this.checkMember(grant);
     const { issued, response } = this.issue(grant);
     if (!(await this.store.grants.rotate(grant._id, hash, issued))) {
       throw invalidGrant('The refresh token is unknown, used or revoked');
     }
     return response;
+  }
+
+  /** Tokens are issued only to a user who still belongs to the grant's workspace; else the grant ends. */
+  private async checkMember(grant: GrantDocument): Promise<void> {
+    if ((await this.membership.current(grant.user_id, grant.workspace_id)) !== undefined) return;
+    await this.store.grants.revoke(grant._id);
+    throw invalidGrant('The user is no longer a member of the workspace this grant acts for; the grant is revoked');
   }
 
   /** A new access and refresh token pair: the hashes to store and the RFC 6749 §5.1 response. */
