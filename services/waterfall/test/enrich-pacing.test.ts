@@ -100,6 +100,34 @@ describe('rule 5: rows run in parallel within each vendor’s limits', () => {
     expect(seen.calls).toBe(6);
     expect(startedAt).toEqual([0, 1_000, 1_000, 1_000, 1_000, 1_000]);
   });
+
+  test('a call a 429 refused keeps its place: the vendor answers rows in the order they came', async () => {
+    const { port } = vendor(1, 1_000);
+    const order: unknown[] = [];
+    let now = 0;
+    const paced = new PacedProviders(
+      {
+        contract: port.contract,
+        invoke: (call, who) => {
+          order.push(call.payload.row);
+          return port.invoke(call, who);
+        },
+      },
+      {
+        concurrency: 1,
+        rateLimitBudgetMs: 60_000,
+        sleep: async (ms) => {
+          now += ms;
+        },
+        now: () => now,
+      },
+    );
+    await Promise.all(
+      [0, 1, 2].map((row) => paced.invoke({ tool: 'mailfinder', method: 'find', payload: { row } }, caller)),
+    );
+    // Row 0 was refused first, and is retried before rows 1 and 2 (which queued after it).
+    expect(order).toEqual([0, 0, 1, 2]);
+  });
 });
 
 describe('decision 0032: a vendor’s 429 pauses every replica', () => {

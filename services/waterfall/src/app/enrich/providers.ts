@@ -75,25 +75,24 @@ export class PacedProviders implements ProviderPort {
   async invoke(call: ProviderCall, caller: Caller): Promise<ProviderResult> {
     const gate = this.gateOf(call.tool);
     const { shared } = this.options;
-    let waited = 0;
     // Read when the call has its slot, not when it queued for one: a busy run queues hundreds of
     // rows, and a pause told meanwhile (to this replica or another) must hold all of them.
     const sharedPause = shared ? () => shared.until(call.tool) : undefined;
-    for (let attempt = 0; ; attempt++) {
-      let pause = 0;
-      const result = await gate.run(async () => {
+    // A refused call keeps its slot while it waits out the pause (every other call waits it out
+    // too), so it is retried ahead of the calls queued after it: the vendor answers rows in the
+    // order they came, and a run's first rows move on to the chain's next provider first.
+    return gate.run(async (waitOutPauses) => {
+      let waited = 0;
+      for (let attempt = 0; ; attempt++) {
         const answer = await this.inner.invoke(call, caller);
-        if (!answer.ok && answer.reason === 'rate_limited' && waited < this.options.rateLimitBudgetMs) {
-          pause = answer.retryAfterMs ?? Math.min(250 * 2 ** attempt, 4_000);
-          // Before the slot is given up, so the call queued next already sees it.
-          gate.pauseFor(pause);
-        }
-        return answer;
-      }, sharedPause);
-      if (pause === 0) return result;
-      waited += pause;
-      await shared?.pause(call.tool, pause);
-    }
+        if (answer.ok || answer.reason !== 'rate_limited' || waited >= this.options.rateLimitBudgetMs) return answer;
+        const pause = answer.retryAfterMs ?? Math.min(250 * 2 ** attempt, 4_000);
+        gate.pauseFor(pause);
+        waited += pause;
+        await shared?.pause(call.tool, pause);
+        await waitOutPauses();
+      }
+    }, sharedPause);
   }
 
   private gateOf(tool: string): Gate {
@@ -131,17 +130,23 @@ class Gate {
   /**
    * Runs the task in a free slot once no pause holds it: the pause is checked after the slot is
    * taken (with `sharedPause`, the other replicas' too), so calls that queued before a 429 wait it
-   * out instead of knocking on the vendor again.
+   * out instead of knocking on the vendor again. The task gets the same wait, for a retry in its slot.
    */
-  async run<T>(task: () => Promise<T>, sharedPause?: () => Promise<number>): Promise<T> {
+  async run<T>(
+    task: (waitOutPauses: () => Promise<void>) => Promise<T>,
+    sharedPause?: () => Promise<number>,
+  ): Promise<T> {
     if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.active++;
-    try {
+    const waitOutPauses = async () => {
       if (sharedPause) this.pauseUntil(await sharedPause());
       for (let wait = this.pausedUntil - this.now(); wait > 0; wait = this.pausedUntil - this.now()) {
         await this.sleep(wait);
       }
-      return await task();
+    };
+    try {
+      await waitOutPauses();
+      return await task(waitOutPauses);
     } finally {
       this.active--;
       this.waiting.shift()?.();
