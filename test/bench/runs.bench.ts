@@ -6,15 +6,17 @@
  *
  *   eval "$(deploy/backends.sh env)" && pnpm run build && pnpm exec tsx test/bench/runs.bench.ts
  *
- * BENCH_ROWS (10000) sizes the run; BENCH_REPLICAS ("1,2") lists the waterfall replica counts.
+ * BENCH_ROWS (10000) sizes the run; BENCH_REPLICAS ("1,2") lists the waterfall replica counts;
+ * BENCH_HITS=natural keeps the sandbox's own hit rates (rows found are charged and settled through
+ * billing while the run goes on) instead of none.
  * Without the backends' env it runs once in all-in-one mode. Payments go to stripe-mock
  * (deploy/backends.sh; RDE_STRIPE_API_BASE, else its default address).
  *
  * The workspace gets its credits as a customer does: a Starter subscription, then top-ups bought
  * through the credit checkout and granted by the provider's signed webhook, until the balance
  * covers the run's worst case (the estimate), so the run is bound by the vendors, never by its
- * budget; the chunk size and slots are the product's defaults. The vendors' hit rates are turned
- * to zero so every row walks the whole chain (the most vendor work a row can cause). Rows carry a
+ * budget; the chunk size and slots are the product's defaults. By default the vendors' hit rates
+ * are turned to zero so every row walks the whole chain (the most vendor work a row can cause). Rows carry a
  * name and a company domain and no LinkedIn URL, so the chain is MailFinder (sync, rate-limited)
  * then BulkMail (batch jobs of up to 100 rows); Reachout needs a LinkedIn URL and is a free skip.
  *
@@ -39,6 +41,7 @@ const REPLICAS = (process.env.BENCH_REPLICAS ?? '1,2').split(',').map(Number);
 const MODE: Mode = process.env.RDE_MONGO_URL ? 'distributed' : 'all';
 const MODULES = ['auth', 'billing', 'catalog', 'waterfall', 'dataset', 'workflow', 'mcp'];
 const MiB = 1024 * 1024;
+const NATURAL_HITS = process.env.BENCH_HITS === 'natural';
 
 async function main(): Promise<void> {
   for (const replicas of MODE === 'distributed' ? REPLICAS : [1]) await measure(replicas);
@@ -57,10 +60,12 @@ async function measure(replicas: number): Promise<void> {
   try {
     const rows = await people(rde, ROWS);
     const key = await customerWithCredits(rde, `runs-bench-${replicas}-${Date.now()}@example.test`, rows);
-    await knob(rde, 'mailfinder', { hit_rate_multiplier: 0 });
-    await knob(rde, 'bulkmail', { hit_rate_multiplier: 0 });
+    if (!NATURAL_HITS) {
+      await knob(rde, 'mailfinder', { hit_rate_multiplier: 0 });
+      await knob(rde, 'bulkmail', { hit_rate_multiplier: 0 });
+    }
     console.log(
-      `runs bench: mode=${MODE} waterfall replicas=${replicas} rows=${ROWS}, vendor latency and rate limits on, load average ${loadAverage()}`,
+      `runs bench: mode=${MODE} waterfall replicas=${replicas} rows=${ROWS}, hit rates ${NATURAL_HITS ? "the sandbox's own" : 'none'}, vendor latency and rate limits on, load average ${loadAverage()}`,
     );
 
     const memory = new MemorySampler(processesOf(rde));
