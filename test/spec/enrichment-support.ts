@@ -173,6 +173,17 @@ export function enrichmentSupport(rde: () => RunningRde) {
     return response.body.rows as EnrichedRow[];
   }
 
+  /** A detached `email_enrichment` run of `rows`, as the runs suites start them. */
+  const startRun = (key: string, rows: object[]) =>
+    api(rde(), 'POST', '/enrich/run', { key, body: { input_rows: rows, steps: ['email_enrichment'], detach: true } });
+  const pollRun = async (key: string, runId: string) =>
+    (await api(rde(), 'GET', `/enrich/runs/${runId}`, { key })).body;
+  /** The run's record once it is no longer running. */
+  async function endedRun(key: string, runId: string, timeoutMs: number) {
+    await waitUntil(async () => (await pollRun(key, runId))._meta.status !== 'running', timeoutMs, 250);
+    return pollRun(key, runId);
+  }
+
   return {
     workspace,
     person,
@@ -180,6 +191,9 @@ export function enrichmentSupport(rde: () => RunningRde) {
     staffOf,
     knobs,
     resetKnobs,
+    startRun,
+    pollRun,
+    endedRun,
     calls,
     callsDuring,
     settled,

@@ -1,5 +1,5 @@
 import { api } from '../e2e/api';
-import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
+import { mode, startRde, type RunningRde } from '../e2e/harness';
 import { QUICK_RUNS_ENV, enrichmentSupport, type EnrichedRow } from './enrichment-support';
 
 jest.setTimeout(240_000);
@@ -10,7 +10,16 @@ jest.setTimeout(240_000);
  */
 describe(`dataset enrichment run controls (${mode})`, () => {
   let rde: RunningRde;
-  const { workspace, peopleRows, knobs, resetKnobs, settled, charges } = enrichmentSupport(() => rde);
+  const {
+    workspace,
+    peopleRows,
+    knobs,
+    resetKnobs,
+    settled,
+    charges,
+    startRun: start,
+    endedRun,
+  } = enrichmentSupport(() => rde);
 
   beforeAll(async () => {
     rde = await startRde({
@@ -27,14 +36,8 @@ describe(`dataset enrichment run controls (${mode})`, () => {
 
   afterEach(() => resetKnobs());
 
-  const start = (key: string, rows: object[]) =>
-    api(rde, 'POST', '/enrich/run', { key, body: { input_rows: rows, steps: ['email_enrichment'], detach: true } });
-  const poll = async (key: string, runId: string) => (await api(rde, 'GET', `/enrich/runs/${runId}`, { key })).body;
   const cancel = (key: string, runId: string) => api(rde, 'POST', `/enrich/runs/${runId}/cancel`, { key });
-  async function ended(key: string, runId: string) {
-    await waitUntil(async () => (await poll(key, runId))._meta.status !== 'running', 120_000, 250);
-    return poll(key, runId);
-  }
+  const ended = (key: string, runId: string) => endedRun(key, runId, 120_000);
 
   test('cancel: chunks not started walk nothing, the run ends cancelled, only what was found is billed', async () => {
     const key = await workspace();

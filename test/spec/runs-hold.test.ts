@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { api } from '../e2e/api';
-import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
+import { mode, startRde, type RunningRde } from '../e2e/harness';
 import { NO_STRIPE_ENV } from '../e2e/stripe';
 import { QUICK_RUNS_ENV, enrichmentSupport } from './enrichment-support';
 
@@ -16,7 +16,17 @@ const HOLD_TTL_MS = 1_500;
  */
 describe(`dataset enrichment runs outliving their hold's lifetime (${mode})`, () => {
   let rde: RunningRde;
-  const { workspace, peopleRows, knobs, resetKnobs, settled, charges } = enrichmentSupport(() => rde);
+  const {
+    workspace,
+    peopleRows,
+    knobs,
+    resetKnobs,
+    settled,
+    charges,
+    startRun: start,
+    pollRun: poll,
+    endedRun,
+  } = enrichmentSupport(() => rde);
 
   beforeAll(async () => {
     rde = await startRde({
@@ -36,13 +46,7 @@ describe(`dataset enrichment runs outliving their hold's lifetime (${mode})`, ()
 
   afterEach(() => resetKnobs());
 
-  const start = (key: string, rows: object[]) =>
-    api(rde, 'POST', '/enrich/run', { key, body: { input_rows: rows, steps: ['email_enrichment'], detach: true } });
-  const poll = async (key: string, runId: string) => (await api(rde, 'GET', `/enrich/runs/${runId}`, { key })).body;
-  async function ended(key: string, runId: string) {
-    await waitUntil(async () => (await poll(key, runId))._meta.status !== 'running', 180_000, 250);
-    return poll(key, runId);
-  }
+  const ended = (key: string, runId: string) => endedRun(key, runId, 180_000);
 
   test('rule 2: a run longer than its hold lifetime keeps its hold; a second run cannot take the credits it covers', async () => {
     const key = await workspace();
