@@ -1,5 +1,5 @@
 import { InMemoryKeyValue, type Caller } from '@rde/platform';
-import { PacedProviders, type ProviderPort, type ProviderResult } from '../src/app/enrich/providers';
+import { PacedProviders, type ProviderCall, type ProviderPort, type ProviderResult } from '../src/app/enrich/providers';
 import { VendorPauses } from '../src/app/enrich/vendor-pauses';
 
 const caller = { workspaceId: 'ws_1' } as Caller;
@@ -23,6 +23,29 @@ function vendor(limitedAnswers: number, retryAfterMs?: number) {
     },
   };
   return { port, seen };
+}
+
+/** One slot per vendor on a clock that sleeps instantly; `seen` is told of every call the vendor gets. */
+function oneSlotOnFakeClock(port: ReturnType<typeof vendor>['port'], seen: (call: ProviderCall) => void) {
+  const clock = { now: 0 };
+  const paced = new PacedProviders(
+    {
+      contract: port.contract,
+      invoke: (call, who) => {
+        seen(call);
+        return port.invoke(call, who);
+      },
+    },
+    {
+      concurrency: 1,
+      rateLimitBudgetMs: 60_000,
+      sleep: async (ms) => {
+        clock.now += ms;
+      },
+      now: () => clock.now,
+    },
+  );
+  return { paced, clock };
 }
 
 describe('rule 5: rows run in parallel within each vendor’s limits', () => {
@@ -74,25 +97,8 @@ describe('rule 5: rows run in parallel within each vendor’s limits', () => {
   });
   test('calls queued behind busy slots wait out a 429 told while they queued, not only calls arriving later', async () => {
     const { port, seen } = vendor(1, 1_000);
-    let now = 0;
     const startedAt: number[] = [];
-    const paced = new PacedProviders(
-      {
-        contract: port.contract,
-        invoke: (call, who) => {
-          startedAt.push(now);
-          return port.invoke(call, who);
-        },
-      },
-      {
-        concurrency: 1,
-        rateLimitBudgetMs: 60_000,
-        sleep: async (ms) => {
-          now += ms;
-        },
-        now: () => now,
-      },
-    );
+    const { paced, clock } = oneSlotOnFakeClock(port, () => startedAt.push(clock.now));
     await Promise.all(
       Array.from({ length: 5 }, () => paced.invoke({ tool: 'mailfinder', method: 'find', payload: {} }, caller)),
     );
@@ -104,24 +110,7 @@ describe('rule 5: rows run in parallel within each vendor’s limits', () => {
   test('a call a 429 refused keeps its place: the vendor answers rows in the order they came', async () => {
     const { port } = vendor(1, 1_000);
     const order: unknown[] = [];
-    let now = 0;
-    const paced = new PacedProviders(
-      {
-        contract: port.contract,
-        invoke: (call, who) => {
-          order.push(call.payload.row);
-          return port.invoke(call, who);
-        },
-      },
-      {
-        concurrency: 1,
-        rateLimitBudgetMs: 60_000,
-        sleep: async (ms) => {
-          now += ms;
-        },
-        now: () => now,
-      },
-    );
+    const { paced } = oneSlotOnFakeClock(port, (call) => order.push(call.payload.row));
     await Promise.all(
       [0, 1, 2].map((row) => paced.invoke({ tool: 'mailfinder', method: 'find', payload: { row } }, caller)),
     );
