@@ -81,7 +81,10 @@ rotate_log() { [[ ! -f $1 ]] || mv -f "$1" "$1.1"; }
 wait_ready() { # name pidfile marker logfile check_fn
   local name=$1 pidfile=$2 marker=$3 logfile=$4 check=$5 t0=$SECONDS
   while :; do
-    if ! live_pid "$pidfile" "$marker" >/dev/null; then
+    # Only the pid's existence: while the launcher execs the server, its
+    # /proc cmdline can read empty for an instant, so the marker check
+    # would call a starting server dead.
+    if ! kill -0 "$(<"$pidfile")" 2>/dev/null; then
       fail_with_log "$name" "$logfile" "process exited during startup"
     fi
     "$check" && return 0

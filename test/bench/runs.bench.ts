@@ -31,7 +31,7 @@
  * run renews while it runs (decision 0031).
  */
 import { readFileSync } from 'node:fs';
-import { api } from '../e2e/api';
+import { api, sandboxKnobs } from '../e2e/api';
 import { startRde, waitUntil, type Mode, type RunningRde } from '../e2e/harness';
 import { STRIPE_ENV, deliverSigned, paidCreditCheckout, subscriptionCreated } from '../e2e/stripe';
 import { EMAIL_CHAIN, describeProviderBound, providerBound } from './lib';
@@ -61,8 +61,8 @@ async function measure(replicas: number): Promise<void> {
     const rows = await people(rde, ROWS);
     const key = await customerWithCredits(rde, `runs-bench-${replicas}-${Date.now()}@example.test`, rows);
     if (!NATURAL_HITS) {
-      await knob(rde, 'mailfinder', { hit_rate_multiplier: 0 });
-      await knob(rde, 'bulkmail', { hit_rate_multiplier: 0 });
+      await sandboxKnobs(rde, 'mailfinder', { hit_rate_multiplier: 0 });
+      await sandboxKnobs(rde, 'bulkmail', { hit_rate_multiplier: 0 });
     }
     console.log(
       `runs bench: mode=${MODE} waterfall replicas=${replicas} rows=${ROWS}, hit rates ${NATURAL_HITS ? "the sandbox's own" : 'none'}, vendor latency and rate limits on, load average ${loadAverage()}`,
@@ -198,15 +198,6 @@ async function people(rde: RunningRde, count: number): Promise<object[]> {
     rows.push(...batch);
   }
   return rows;
-}
-
-async function knob(rde: RunningRde, vendor: string, patch: object): Promise<void> {
-  const response = await fetch(`${rde.sandboxUrl}/_admin/knobs/${vendor}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(patch),
-  });
-  if (response.status !== 200) throw new Error(`knobs ${vendor}: ${response.status}`);
 }
 
 main().catch((error: unknown) => {

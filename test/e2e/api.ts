@@ -49,6 +49,16 @@ export interface EndpointCount {
   statuses: Record<string, number>;
 }
 
+/** Changes a sandbox vendor's knobs (hit rate, latency, faults, job duration…) through its admin API. */
+export async function sandboxKnobs(rde: RunningRde, vendor: string, patch: object): Promise<void> {
+  const response = await fetch(`${rde.sandboxUrl}/_admin/knobs/${vendor}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(patch),
+  });
+  if (response.status !== 200) throw new Error(`knobs ${vendor}: ${response.status} ${await response.text()}`);
+}
+
 /**
  * Reads the sandbox vendors' request counters (admin API, `{counters: {vendor: {endpoint: …}}}`),
  * to prove a provider was or was not called.

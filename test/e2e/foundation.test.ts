@@ -70,10 +70,15 @@ describe(`foundation (${mode})`, () => {
       expect(body.downstreams.billing).not.toBe('SERVING');
       expect(body.downstreams.auth).toBe('SERVING');
       expect((await get('/health')).status).toBe(200);
+      // Billing back, so the next test starts from a ready gateway.
+      for (const replica of rde.replicasOf('billing')) await rde.restartModule(replica);
+      await waitUntil(async () => (await get('/ready')).status === 200, 30_000);
     });
   }
 
   test('readiness turns 503 while the gateway drains after SIGTERM', async () => {
+    // Ready first, so the 503 below can only be the drain's.
+    expect((await get('/ready')).status).toBe(200);
     const gateway = rde.processOf('gateway');
     const exited = new Promise((resolve) => gateway.once('exit', resolve));
     gateway.kill('SIGTERM');

@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { HealthProbe } from '../../services/platform/src/grpc/client';
 
 /**
@@ -45,7 +46,15 @@ export interface RunningRde {
   replicasOf(module: string): string[];
   stopModule(module: string, signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
-  logs(): string;
+  /** Every process's output so far, line by line, each line with the name of the process that wrote it. */
+  logLines(): readonly LogLine[];
+}
+
+/** One line a process of RDE wrote to stdout or stderr. */
+export interface LogLine {
+  /** `billing`, `billing/2`, `gateway`, `all`… */
+  readonly process: string;
+  readonly text: string;
 }
 
 /** Ports this test process already handed out: the kernel may offer a just-closed one again. */
@@ -141,7 +150,7 @@ export async function startRde(
 }
 
 async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: StartOptions): Promise<RunningRde> {
-  const output: string[] = [];
+  const output: LogLine[] = [];
   const children = new Map<string, ChildProcess>();
   /** Each process's metrics port, kept across a restart. */
   const metricsPorts = new Map<string, number>();
@@ -162,8 +171,12 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.on('data', (chunk: Buffer) => output.push(`[${name}] ${chunk}`));
-    child.stderr!.on('data', (chunk: Buffer) => output.push(`[${name}] ${chunk}`));
+    // Whole lines, each named by its process: a pipe's chunks split lines and interleave processes.
+    for (const stream of [child.stdout!, child.stderr!]) {
+      createInterface({ input: stream, crlfDelay: Infinity }).on('line', (text) =>
+        output.push({ process: name, text }),
+      );
+    }
     return child;
   };
   const gatewayPort = await freePort();
@@ -223,7 +236,7 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
     stop: async () => {
       await Promise.all([...children.values()].map((child) => stopChild(child, 'SIGTERM')));
     },
-    logs: () => output.join(''),
+    logLines: () => output,
   };
   const exited = () => [...children.values()].some((child) => child.exitCode !== null || child.signalCode !== null);
   try {
@@ -231,8 +244,9 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
     if (exited()) throw new Error('a process exited before RDE was ready');
   } catch (error) {
     await rde.stop();
-    const failure = `RDE did not become ready: ${String(error)}\n${rde.logs()}`;
-    throw rde.logs().includes('EADDRINUSE') ? new PortTaken(failure) : new Error(failure);
+    const printed = output.map(({ process, text }) => `[${process}] ${text}\n`).join('');
+    const failure = `RDE did not become ready: ${String(error)}\n${printed}`;
+    throw printed.includes('EADDRINUSE') ? new PortTaken(failure) : new Error(failure);
   }
   return rde;
 }

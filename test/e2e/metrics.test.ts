@@ -1,4 +1,4 @@
-import { api } from './api';
+import { api, sandboxKnobs } from './api';
 import { mode, startRde, waitUntil, type RunningRde } from './harness';
 
 jest.setTimeout(120_000);
@@ -50,8 +50,10 @@ describe(`metrics (${mode})`, () => {
   let rde: RunningRde;
 
   beforeAll(async () => {
-    // Slow vendors keep a paid call's hold open long enough to be seen from outside.
-    rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '10' });
+    rde = await startRde();
+    // A slow vendor keeps a paid call's hold open long enough to be seen from outside. The latency
+    // is fixed: a scaled log-normal one has a tail past the catalog's 20 s provider timeout (a 502).
+    await sandboxKnobs(rde, 'pplgraph', { latency_ms: { median: 2_000, p95: 2_000 } });
   });
 
   afterAll(async () => {

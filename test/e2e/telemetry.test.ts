@@ -1,5 +1,5 @@
 import { api } from './api';
-import { mode, startRde, waitUntil, type RunningRde } from './harness';
+import { mode, startRde, waitUntil, type LogLine, type RunningRde } from './harness';
 
 jest.setTimeout(120_000);
 
@@ -10,15 +10,24 @@ interface Span {
 }
 
 /** Spans as the console exporter prints them (util.inspect blocks, top-level keys indented by two). */
-function spansIn(output: string): Span[] {
-  return output
-    .split(/\n}\n/)
-    .map((block) => ({
-      traceId: /^ {2}traceId: '(\w+)'/m.exec(block)?.[1] ?? '',
-      name: /^ {2}name: '([^']*)'/m.exec(block)?.[1] ?? '',
-      kind: Number(/^ {2}kind: (\d)/m.exec(block)?.[1] ?? -1),
-    }))
-    .filter((span) => span.traceId && span.name);
+function spansIn(lines: readonly LogLine[]): Span[] {
+  return Object.values(textByProcess(lines)).flatMap((text) =>
+    text
+      .split(/\n}\n/)
+      .map((block) => ({
+        traceId: /^ {2}traceId: '(\w+)'/m.exec(block)?.[1] ?? '',
+        name: /^ {2}name: '([^']*)'/m.exec(block)?.[1] ?? '',
+        kind: Number(/^ {2}kind: (\d)/m.exec(block)?.[1] ?? -1),
+      }))
+      .filter((span) => span.traceId && span.name),
+  );
+}
+
+/** Each process's output as its own text, so one span's lines stay together. */
+function textByProcess(lines: readonly LogLine[]): Record<string, string> {
+  const texts: Record<string, string> = {};
+  for (const { process, text } of lines) texts[process] = `${texts[process] ?? ''}${text}\n`;
+  return texts;
 }
 
 // OpenTelemetry SpanKind: 1 = server, 2 = client, 3 = producer, 4 = consumer.
@@ -45,7 +54,7 @@ describe(`telemetry (${mode})`, () => {
     await fetch(`${rde.baseUrl}/ready`);
     let trace: Span[] = [];
     await waitUntil(async () => {
-      const spans = spansIn(rde.logs());
+      const spans = spansIn(rde.logLines());
       const request = spans.filter((s) => s.name === 'GET /ready').pop();
       trace = request ? spans.filter((s) => s.traceId === request.traceId) : [];
       return trace.filter((s) => s.kind === SERVER && s.name.includes('Health/Check')).length >= 7;
@@ -65,7 +74,7 @@ describe(`telemetry (${mode})`, () => {
       expect(paid.status).toBe(200);
       let trace: Span[] = [];
       await waitUntil(async () => {
-        const spans = spansIn(rde.logs());
+        const spans = spansIn(rde.logLines());
         const request = spans.filter((s) => s.name.startsWith('POST') && s.name.includes('/tools/')).pop();
         trace = request ? spans.filter((s) => s.traceId === request.traceId) : [];
         return trace.some((s) => s.kind === CONSUMER && s.name.includes('billing.settlements'));

@@ -1,4 +1,4 @@
-import { api, sandboxCounters } from './api';
+import { api, sandboxCounters, sandboxKnobs } from './api';
 import { mode, startRde, waitUntil, type RunningRde } from './harness';
 
 jest.setTimeout(120_000);
@@ -266,16 +266,6 @@ describe(`tools (${mode})`, () => {
   });
 
   describe('calls that cannot be paid for or completed', () => {
-    /** Sets a sandbox vendor's knobs through its admin API. */
-    const knobs = async (vendor: string, patch: object) => {
-      const response = await fetch(`${rde.sandboxUrl}/_admin/knobs/${vendor}`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(patch),
-      });
-      expect(response.status).toBe(200);
-    };
-
     test('a worst case above the available balance is refused with 402 before the vendor is asked', async () => {
       const before = await settledBalance();
       const requestsBefore = await searchRequests();
@@ -297,7 +287,7 @@ describe(`tools (${mode})`, () => {
 
     test('a failing vendor answers 502 and the hold is released without a charge', async () => {
       const before = await settledBalance();
-      await knobs('pplgraph', { faults: { timeout: 0, server_error: 1, malformed: 0 } });
+      await sandboxKnobs(rde, 'pplgraph', { faults: { timeout: 0, server_error: 1, malformed: 0 } });
       try {
         const response = await api(rde, 'POST', SEARCH, { body: { payload: { ...ENGINEERS, size: 2 } } });
         expect(response.status).toBe(502);
@@ -309,7 +299,7 @@ describe(`tools (${mode})`, () => {
           run_id: expect.stringMatching(/^run_/),
         });
       } finally {
-        await knobs('pplgraph', { faults: { timeout: 0, server_error: 0, malformed: 0 } });
+        await sandboxKnobs(rde, 'pplgraph', { faults: { timeout: 0, server_error: 0, malformed: 0 } });
       }
       const after = await settledBalance();
       expect(after.balance).toBe(before.balance);

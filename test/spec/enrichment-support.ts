@@ -1,4 +1,4 @@
-import { api, sandboxCounters } from '../e2e/api';
+import { api, sandboxCounters, sandboxKnobs } from '../e2e/api';
 import { mode, waitUntil, type RunningRde } from '../e2e/harness';
 
 /** Helpers for the enrichment spec suites: workspaces, sandbox people, ledger, vendor counters and knobs. */
@@ -103,12 +103,7 @@ export function enrichmentSupport(rde: () => RunningRde) {
 
   /** Changes vendors' knobs (hit rate, job duration…) for one test; `resetKnobs` puts the defaults back. */
   async function knobs(vendor: string, patch: object): Promise<void> {
-    const response = await fetch(`${rde().sandboxUrl}/_admin/knobs/${vendor}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(patch),
-    });
-    if (response.status !== 200) throw new Error(`knobs ${vendor}: ${response.status} ${await response.text()}`);
+    await sandboxKnobs(rde(), vendor, patch);
   }
 
   async function resetKnobs(): Promise<void> {

@@ -1,4 +1,4 @@
-import { api, sandboxCounters } from '../e2e/api';
+import { api, sandboxCounters, sandboxKnobs } from '../e2e/api';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
 
 jest.setTimeout(180_000);
@@ -298,11 +298,7 @@ describe(`search (${mode})`, () => {
 
     test('outcome skip: a vendor failing mid-chain is skip with detail, never a charge, and the chain goes on', async () => {
       const key = await workspace();
-      await fetch(`${rde.sandboxUrl}/_admin/knobs/pplgraph`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ faults: { server_error: 1 } }),
-      });
+      await sandboxKnobs(rde, 'pplgraph', { faults: { server_error: 1 } });
       try {
         const response = await search(key, { titles: ['Software Engineer'], limit: 3 });
         const failed = stepOf(response.body, 'pplgraph.search');
@@ -312,11 +308,7 @@ describe(`search (${mode})`, () => {
         const { charges } = await chargesOf(key, response.body._meta.run_id);
         expect(charges.map((entry) => entry.id)).toEqual([`${response.body._meta.run_id}:1:prospectdb.search`]);
       } finally {
-        await fetch(`${rde.sandboxUrl}/_admin/knobs/pplgraph`, {
-          method: 'PUT',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ faults: { server_error: 0 } }),
-        });
+        await sandboxKnobs(rde, 'pplgraph', { faults: { server_error: 0 } });
       }
     });
 

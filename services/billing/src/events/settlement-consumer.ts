@@ -43,19 +43,33 @@ export class SettlementConsumer {
 
   private async handle(messages: DeliveredMessage[]): Promise<void> {
     // A message that can never be applied is logged and skipped: retrying it would stall the partition.
-    const settlements = messages.flatMap((message) => this.decode(message) ?? []);
-    await this.settlements.apply(settlements);
+    const received = messages.flatMap((message) => {
+      const settlement = this.decode(message);
+      return settlement ? [{ message, settlement }] : [];
+    });
+    await this.settlements.apply(received.map(({ settlement }) => settlement));
     const now = Date.now();
-    for (const { createdAtMs } of settlements) if (createdAtMs > 0) settlementLag.observe((now - createdAtMs) / 1000);
-    if (this.options.pauseAfterApplyMs > 0) {
-      for (const settlement of settlements) {
-        this.logger.warn(
-          { settlement: settlement.id, runId: settlement.runId, pauseMs: this.options.pauseAfterApplyMs },
-          'fault injection: settlement applied, pausing before the offset is committed',
-        );
-      }
-      await sleep(this.options.pauseAfterApplyMs);
+    for (const { settlement } of received) {
+      if (settlement.createdAtMs > 0) settlementLag.observe((now - settlement.createdAtMs) / 1000);
     }
+    if (this.options.pauseAfterApplyMs > 0) await this.pauseAfterApply(received);
+  }
+
+  /** The fault window: which message (partition, offset) each settlement came in, then the pause. */
+  private async pauseAfterApply(received: { message: DeliveredMessage; settlement: Settlement }[]): Promise<void> {
+    for (const { message, settlement } of received) {
+      this.logger.warn(
+        {
+          settlement: settlement.id,
+          runId: settlement.runId,
+          partition: message.partition,
+          offset: message.offset,
+          pauseMs: this.options.pauseAfterApplyMs,
+        },
+        'fault injection: settlement applied, pausing before the offset is committed',
+      );
+    }
+    await sleep(this.options.pauseAfterApplyMs);
   }
 
   private decode(message: DeliveredMessage): (Settlement & { createdAtMs: number }) | undefined {
