@@ -60,6 +60,24 @@ describe('in-memory retention', () => {
   });
 });
 
+describe('in-memory delivery', () => {
+  it('reaches a waiting consumer on a later turn of the event loop, never inside the publishing chain of promises', async () => {
+    const bus = new InMemoryBus(new InMemoryBusLog(), { logger: testLogger, backoff: quickRetries });
+    const handled: string[] = [];
+    await bus.subscribe({ topic: 'settlements', group: 'billing' }, async (message) => {
+      handled.push(message.value.toString());
+    });
+    await new Promise((resolve) => setImmediate(resolve)); // the consumer now waits for an append
+    await bus.publish('settlements', [{ key: 'ws', value: Buffer.from('charge') }]);
+    // The publisher's own continuation (a request answering its client) runs first, however long its chain.
+    for (let step = 0; step < 100; step++) await Promise.resolve();
+    expect(handled).toEqual([]);
+    await waitUntil(() => handled.length === 1);
+    await bus.close();
+    expect(handled).toEqual(['charge']);
+  });
+});
+
 describeWithEnv('Kafka', ['RDE_KAFKA_BROKERS'], ({ RDE_KAFKA_BROKERS }) => {
   describeBusContract(RDE_KAFKA_BROKERS, async () => {
     const brokers = RDE_KAFKA_BROKERS.split(',');

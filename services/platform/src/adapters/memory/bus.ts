@@ -48,7 +48,9 @@ class TopicLog {
     }
     const waiters = this.waiters;
     this.waiters = [];
-    for (const wake of waiters) wake();
+    // Consumers hear of it on a later turn of the event loop, as a Kafka fetch arrives: a consumer then
+    // never runs inside the publishing request's own chain of promises and delays its answer.
+    if (waiters.length > 0) setImmediate(() => waiters.forEach((wake) => wake()));
   }
 
   /** Up to `size` messages from `offset`, which a group's committed offset keeps retained. */
