@@ -1,9 +1,9 @@
 /**
  * MCP vs REST for the same paid single tool call (pplgraph.search, one profile), interleaved one at a
  * time in the same run; the per-request cost of the MCP server factory (a fresh low-level Server over
- * the module-scope tool catalog); and the mcp service's own cost of serving one tools/call (SDK
- * transport and protocol, argument check, result encoding) with the catalog RPC answered at once, in
- * process. Prints figures; asserts nothing on time.
+ * the module-scope tool catalog); and the mcp service's own cost of serving one tools/call of each
+ * revision (SDK transport and protocol, argument check, result encoding) with the catalog RPC answered
+ * at once, in process. Prints figures; asserts nothing on time.
  *
  *   pnpm run build && RDE_E2E_MODE=all pnpm exec tsx test/bench/mcp.bench.ts
  *
@@ -87,19 +87,27 @@ function factoryCostMicros(): number {
   return ((performance.now() - began) * 1000) / FACTORY_ROUNDS;
 }
 
-/** One 2026-07-28 tools/call of call_tool_method as the gateway hands it over, answered from a stub catalog. */
-async function servedCallMicros(): Promise<number> {
+/** One tools/call of call_tool_method of the revision as the gateway hands it over, answered from a stub catalog. */
+async function servedCallMicros(revision: Revision): Promise<number> {
   const meta = { creditsCharged: { millicredits: 1000 }, runId: 'run_bench', settled: false };
   const resultJson = Buffer.from(JSON.stringify({ data: [{ full_name: 'Ada Strong' }] }));
   const clients = { catalog: { callTool: async () => ({ resultJson, meta }) } } as unknown as ToolClients;
   const endpoint = createEndpoint(clients);
   const caller = { workspaceId: 'ws_bench', userId: 'usr_bench', requestId: 'bench' } as never;
-  const { body, headers } = toolsCall('2026-07-28');
+  const { body, headers } = toolsCall(revision);
   const serve = async () => {
-    const request = new Request('http://127.0.0.1/api/v2/mcp', { method: 'POST', headers });
-    const response = await endpoint.serve(request, JSON.parse(JSON.stringify(body)), caller);
-    const text = await response.text();
-    if (response.status !== 200 || text.includes('"isError":true')) throw new Error(`served call: ${text}`);
+    const answer = await endpoint.serve(
+      {
+        method: 'POST',
+        url: 'http://127.0.0.1/api/v2/mcp',
+        headers: new Map(Object.entries(headers)),
+        body: Buffer.from(JSON.stringify(body)),
+        parsedBody: JSON.parse(JSON.stringify(body)),
+      },
+      caller,
+    );
+    const text = answer.body.toString('utf8');
+    if (answer.status !== 200 || text.includes('"isError":true')) throw new Error(`served call: ${text}`);
   };
   for (let i = 0; i < 200; i++) await serve();
   const began = performance.now();
@@ -111,10 +119,12 @@ async function servedCallMicros(): Promise<number> {
 async function main(): Promise<void> {
   console.log(`mcp bench: mode=${mode} calls=${CALLS} of each kind, one at a time, interleaved`);
   console.log(`  MCP server factory: ${factoryCostMicros().toFixed(1)} µs per request (${FACTORY_ROUNDS} rounds)`);
-  const served = await servedCallMicros();
-  console.log(
-    `  MCP tools/call served in process (stub RPC): ${served.toFixed(0)} µs per call (${SERVED_ROUNDS} rounds)`,
-  );
+  for (const revision of ['2026-07-28', '2025-06-18'] as const) {
+    const served = await servedCallMicros(revision);
+    console.log(
+      `  MCP tools/call ${revision} served in process (stub RPC): ${served.toFixed(0)} µs per call (${SERVED_ROUNDS} rounds)`,
+    );
+  }
   const rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0', RDE_SANDBOX_RATE_LIMITS: 'false' });
   try {
     const keys = await workspaceKeys(rde, LEGS * (2 * CALLS + WARM_UP));

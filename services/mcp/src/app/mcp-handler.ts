@@ -14,7 +14,9 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import type { ToolClients } from '../clients';
+import { isJsonObject } from '../domain/json';
 import { argumentCheck } from './arguments';
+import { SERVED_REVISIONS, serveFast, type McpAnswer, type McpExchange } from './json-exchange';
 import { MCP_TOOLS } from './tools';
 
 const SERVER_INFO = { name: 'rde', version: '2.0.0' };
@@ -52,7 +54,10 @@ export function authInfoOf(caller: Caller): AuthInfo {
  */
 export function mcpServerFor(clients: ToolClients, caller: Caller): Server {
   // The tool list never changes while a client is connected, and there is no stream to announce it on.
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } } });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    supportedProtocolVersions: SERVED_REVISIONS,
+  });
   server.setRequestHandler('tools/list', () => LISTED);
   server.setRequestHandler('tools/call', async ({ params }) => {
     const entry = TOOLS.get(params.name);
@@ -67,40 +72,60 @@ export function mcpServerFor(clients: ToolClients, caller: Caller): Server {
   return server;
 }
 
-/** Serves one exchange for a caller: a web Request (and its already parsed body) in, a web Response out. */
+/** Serves one exchange for a caller. */
 export interface McpEndpoint {
-  serve(request: Request, parsedBody: unknown, caller: Caller): Promise<Response>;
+  serve(exchange: McpExchange, caller: Caller): Promise<McpAnswer>;
   close(): Promise<void>;
 }
 
 /**
- * Streamable HTTP in single-response JSON mode, stateless (no Mcp-Session-Id): the 2026-07-28
- * revision through the SDK's per-request entry; 2025-era clients through a stateless transport of
- * their own, because the SDK's built-in legacy fallback answers with SSE, not JSON.
+ * Streamable HTTP in single-response JSON mode, stateless (no Mcp-Session-Id). A well-formed
+ * tools/list or tools/call of either era takes the JSON fast path (decision 0038); every other
+ * exchange goes to the SDK's serving as a web Request: the per-request entry, and for 2025-era
+ * clients a stateless transport of their own, because the SDK's built-in legacy fallback answers
+ * with SSE, not JSON.
  */
 export function createEndpoint(clients: ToolClients): McpEndpoint {
   const factory = ({ authInfo }: { authInfo?: AuthInfo }) =>
     mcpServerFor(clients, (authInfo?.extra as { caller: Caller }).caller);
   const modern: McpHttpHandler = createMcpHandler(factory, { responseMode: 'json', legacy: 'reject' });
+  const viaSdk = async (request: Request, parsedBody: unknown, authInfo: AuthInfo): Promise<Response> => {
+    if (claimsModernEnvelope(request, parsedBody) || !(await isLegacyRequest(request, parsedBody))) {
+      return modern.fetch(request, { authInfo, parsedBody });
+    }
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    const server = factory({ authInfo });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { authInfo, parsedBody });
+    } finally {
+      await server.close();
+    }
+  };
   return {
-    async serve(request, parsedBody, caller) {
+    async serve(exchange, caller) {
       const authInfo = authInfoOf(caller);
-      if (claimsModernEnvelope(request, parsedBody) || !(await isLegacyRequest(request, parsedBody))) {
-        return modern.fetch(request, { authInfo, parsedBody });
-      }
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      const server = factory({ authInfo });
-      await server.connect(transport);
-      try {
-        return await transport.handleRequest(request, { authInfo, parsedBody });
-      } finally {
-        await server.close();
-      }
+      const fast = await serveFast(exchange, () => mcpServerFor(clients, caller), authInfo);
+      return fast ?? answerOf(await viaSdk(webRequestOf(exchange), exchange.parsedBody, authInfo));
     },
     close: () => modern.close(),
+  };
+}
+
+/** The exchange as the SDK's entry reads it: the parsed body rides beside it; only bytes that did not parse are attached, for the SDK to answer its parse error. */
+function webRequestOf({ method, url, headers, body, parsedBody }: McpExchange): Request {
+  const unparsed = method === 'POST' && parsedBody === undefined;
+  return new Request(url, { method, headers: [...headers], body: unparsed ? body : undefined });
+}
+
+async function answerOf(response: Response): Promise<McpAnswer> {
+  return {
+    status: response.status,
+    headers: [...response.headers],
+    body: Buffer.from(await response.arrayBuffer()),
   };
 }
 
@@ -113,14 +138,11 @@ export function createEndpoint(clients: ToolClients): McpEndpoint {
  * `isLegacyRequest`, so the routing never disagrees with the SDK's.
  */
 export function claimsModernEnvelope(request: Request, body: unknown): boolean {
-  if (request.method !== 'POST' || !isObject(body) || 'result' in body || 'error' in body) return false;
-  if (body.method === 'initialize' || !isObject(body.params)) return false;
+  if (request.method !== 'POST' || !isJsonObject(body) || 'result' in body || 'error' in body) return false;
+  if (body.method === 'initialize' || !isJsonObject(body.params)) return false;
   const meta = body.params._meta;
-  return isObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
+  return isJsonObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** A refusal (of the arguments or by a service) becomes an MCP tool error: the spec's error body and its status. */
 async function runTool(run: () => Promise<Arguments>): Promise<CallToolResult> {

@@ -1,28 +1,26 @@
 import { errors, type CallContext, type Caller, type Handlers } from '@rde/platform';
 import type { mcp } from '@rde/proto';
 import type { McpEndpoint } from '../app/mcp-handler';
+import { parseJson } from '../domain/json';
 
-/** One MCP exchange: the gateway's HTTP request rebuilt as a web Request, the SDK's Response sent back. */
+/** One MCP exchange: the gateway's HTTP request in, the HTTP answer back. */
 export function mcpHandlers(endpoint: McpEndpoint): Handlers<typeof mcp.McpServiceService> {
   return {
     async serve(request, context) {
-      const caller = callerOf(context);
-      const parsedBody = parsedJson(request.body);
-      // The SDK reads the parsed body; the raw bytes ride along only for it to answer a parse error.
-      const rawBody = request.method === 'POST' && parsedBody === undefined ? Buffer.from(request.body) : undefined;
-      const response = await endpoint.serve(
-        new Request(request.url, {
+      const answer = await endpoint.serve(
+        {
           method: request.method,
-          headers: request.headers.map(({ name, value }) => [name, value] as [string, string]),
-          body: rawBody,
-        }),
-        parsedBody,
-        caller,
+          url: request.url,
+          headers: new Map(request.headers.map(({ name, value }) => [name.toLowerCase(), value])),
+          body: request.body,
+          parsedBody: parsedJson(request.body),
+        },
+        callerOf(context),
       );
       return {
-        status: response.status,
-        headers: [...response.headers].map(([name, value]) => ({ name, value })),
-        body: Buffer.from(await response.arrayBuffer()),
+        status: answer.status,
+        headers: answer.headers.map(([name, value]) => ({ name, value })),
+        body: answer.body,
       };
     },
   };
@@ -31,7 +29,7 @@ export function mcpHandlers(endpoint: McpEndpoint): Handlers<typeof mcp.McpServi
 /** The gateway validated the body as JSON; anything else is left for the SDK to answer as a parse error. */
 function parsedJson(body: Uint8Array): unknown {
   try {
-    return JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+    return parseJson(body, undefined);
   } catch {
     return undefined;
   }
