@@ -2,7 +2,8 @@
 # The chart's checks, run by the test command: helm lint, every named scenario rendered and
 # compared with its committed golden file, every rendered manifest validated against the
 # Kubernetes API schemas of each supported release, and every values file under ci/invalid
-# refused. Helm, kubeconform and the schemas come from Go modules, built and cached in .tools.
+# refused (saying what its "# refused with:" line names). Helm, kubeconform and the schemas come
+# from Go modules, built and cached in .tools.
 #   charts/rde/ci/check.sh            check
 #   charts/rde/ci/check.sh --update   rewrite the golden files from the current templates
 set -euo pipefail
@@ -101,8 +102,13 @@ done
 
 for invalid in "$ci"/invalid/*.yaml; do
   name="$(basename "$invalid" .yaml)"
+  # The file's "# refused with: <text>" line, when it has one, is what the refusal must say: a
+  # refusal for another reason (a typo in the scenario) would otherwise pass unnoticed.
+  expected="$(sed -n 's/^# refused with: //p' "$invalid")"
   if render "$invalid" >/dev/null 2>"$rendered/error"; then
     fail "ci/invalid/$name.yaml was accepted"
+  elif [ -n "$expected" ] && ! grep -qF -- "$expected" "$rendered/error"; then
+    fail "ci/invalid/$name.yaml was refused without saying \"$expected\": $(cat "$rendered/error")"
   else
     echo "refused as expected: ci/invalid/$name.yaml: $(grep -v -e '^$' -e '--debug' "$rendered/error" | tail -n1)"
   fi
