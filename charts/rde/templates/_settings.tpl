@@ -1,7 +1,8 @@
 {{/*
 The production settings and secrets (values `config` and `secrets`), each pinned to the modules that
 read it (services/<module>/src/config.ts), so a module gets only what it uses. A `config` entry is
-rendered when set (else the module's own default); a `secret` entry when it has a source.
+rendered when set (else the module's own default); a `secret` entry when it has a source (and the
+`config` entry named by `with` is set: a client secret means nothing without its client id).
 */}}
 {{- define "rde.settings" -}}
 RDE_DASHBOARD_URL:         {modules: [gateway, auth], config: dashboardUrl}
@@ -10,7 +11,7 @@ RDE_SMTP_URL:              {modules: [auth], secret: smtpUrl}
 RDE_AUTH_SECRET:           {modules: [auth], secret: authSecret}
 RDE_SECRETS_KEYRING:       {modules: [auth], secret: secretsKeyring}
 RDE_GOOGLE_CLIENT_ID:      {modules: [auth], config: googleClientId}
-RDE_GOOGLE_CLIENT_SECRET:  {modules: [auth], secret: googleClientSecret}
+RDE_GOOGLE_CLIENT_SECRET:  {modules: [auth], secret: googleClientSecret, with: googleClientId}
 RDE_GOOGLE_ISSUER:         {modules: [auth], config: googleIssuer}
 RDE_GOOGLE_REDIRECT_URL:   {modules: [auth], config: googleRedirectUrl}
 RDE_STRIPE_SECRET_KEY:     {modules: [billing], secret: stripeSecretKey}
@@ -70,14 +71,19 @@ fails the render with what to set. Call with (list $ "auth").
 {{- define "rde.settingsEnv" -}}
 {{- $ := index . 0 -}}
 {{- $module := index . 1 -}}
+{{- $env := (get $.Values.modules $module).env }}
 {{- range $variable, $setting := include "rde.settings" $ | fromYaml }}
 {{- if has $module $setting.modules }}
+{{- if hasKey $env $variable }}
+{{- /* One place per setting; and a secret in env would be a plain value in the Deployment. */}}
+{{- fail (printf "modules.%s.env.%s: set %s.%s instead" $module $variable (ternary "config" "secrets" (empty $setting.secret)) (coalesce $setting.config $setting.secret)) }}
+{{- end }}
 {{- if $setting.config }}
 {{- with get $.Values.config $setting.config }}
 - name: {{ $variable }}
   value: {{ . | quote }}
 {{- end }}
-{{- else }}
+{{- else if or (not $setting.with) (get $.Values.config (default "" $setting.with)) }}
 {{- $source := include "rde.secretSource" (list $ $setting.secret) | fromYaml }}
 {{- $required := include "rde.secretRequired" (list $ $setting.secret) }}
 {{- if $source }}
