@@ -160,8 +160,9 @@ up() {
   created="$(env "${common[@]}" RDE_AUTH_ADDR="127.0.0.1:${ports[auth-1]}" node "$bin" admin create-workspace \
     --email "local-$(date +%s)@example.com" --name local)"
   trap - EXIT INT TERM
+  local launched=("$state"/*.pid)
   cat <<DONE
-RDE is up: $(ls "$state"/*.pid | wc -l) processes (two replicas of billing, catalog, waterfall).
+RDE is up: ${#launched[@]} processes (two replicas of billing, catalog, waterfall).
   gateway     $gateway            (curl $gateway/ready)
   owner key   $(node -p 'JSON.parse(process.argv[1]).key' "$created")
   metrics     http://127.0.0.1:$((base_port + 200))/metrics … one port per process
@@ -178,7 +179,7 @@ status() {
     [ -f "$pid" ] || { echo "not up"; return 3; }
     if alive "$pid"; then echo "up    $(basename "$pid" .pid)"; else echo "down  $(basename "$pid" .pid)"; down=1; fi
   done
-  ready && echo "gateway ready at http://127.0.0.1:$base_port" || { echo "gateway not ready"; down=1; }
+  if ready; then echo "gateway ready at http://127.0.0.1:$base_port"; else echo "gateway not ready"; down=1; fi
   return $((down * 3))
 }
 
