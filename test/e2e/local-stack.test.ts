@@ -1,10 +1,11 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { api, untilSettled, type Gateway } from './api';
-import { mode } from './harness';
+import { mode, waitUntil } from './harness';
 
 /**
  * `deploy/local.sh`, the local distributed stack, as a newcomer runs it: `up`, a paid call through
@@ -27,20 +28,23 @@ interface Run {
   output: string;
 }
 
-/** Runs `deploy/local.sh <command>`; resolves with its exit status and its stdout and stderr together. */
-function localSh(command: string, env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [LOCAL_SH, command], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
+/** Starts `deploy/local.sh <command>`; `finished` resolves with its exit status and its stdout and stderr together. */
+function startLocalSh(command: string, env: NodeJS.ProcessEnv): { child: ChildProcess; finished: Promise<Run> } {
+  const child = spawn('bash', [LOCAL_SH, command], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const finished = new Promise<Run>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, output }));
   });
+  return { child, finished };
 }
+
+const localSh = (command: string, env: NodeJS.ProcessEnv) => startLocalSh(command, env).finished;
 
 function bindable(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -164,6 +168,16 @@ describeDistributed('deploy/local.sh, the local distributed stack', () => {
   test('up that times out waiting for readiness prints the gateway log tail, exits 1 and leaves nothing running', async () => {
     const up = await localSh('up', { ...stack.env, RDE_LOCAL_READY_SECONDS: '0' });
     await expectFailedUp(up, 'the gateway did not become ready within 0 s', 'gateway-1');
+  });
+
+  test('an up interrupted while it waits for readiness (SIGTERM) stops what it started and exits 130', async () => {
+    const { child, finished } = startLocalSh('up', stack.env);
+    // The gateway is launched last: every process is running once its pid file is there.
+    await waitUntil(async () => existsSync(path.join(stack.state, 'gateway-1.pid')), 60_000);
+    child.kill('SIGTERM');
+    const up = await finished;
+    expect(up).toMatchObject({ status: 130, output: expect.stringContaining('up failed; stopping what it started') });
+    expect(await processesOf(stack.state)).toEqual([]);
   });
 
   test.each([
