@@ -8,8 +8,9 @@
 #   deploy/local.sh status   each process and the gateway's readiness
 #   deploy/local.sh down     stop what `up` started (of the backends, only those that were down)
 #
-# `up` fails fast: when a process it launched exits before the gateway is ready, or readiness
-# times out, it prints that process's last log lines, stops everything it started and exits 1.
+# `up` fails fast: when a process it launched exits before the gateway is ready, it names it and
+# prints its last log lines (on a readiness timeout, the gateway's), stops everything it started
+# (as `down`, also when interrupted) and exits non-zero.
 #
 # Variables (all optional; two stacks with different ones run side by side):
 #   RDE_LOCAL_PORT            the gateway's port (18080); the sandbox takes +10, gRPC replicas +100…,
