@@ -1,5 +1,8 @@
 import { waitUntil, type RunningRde } from './harness';
 
+/** Where a request goes and whose key it carries by default: a started RDE, or any running gateway. */
+export type Gateway = Pick<RunningRde, 'baseUrl' | 'ownerKey'>;
+
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
@@ -9,7 +12,7 @@ export interface ApiResponse<T = any> {
 
 /** Calls the public interface as a client would: JSON in, JSON (or text) out. */
 export async function api<T = any>(
-  rde: RunningRde,
+  rde: Gateway,
   method: string,
   path: string,
   options: { key?: string | null; body?: unknown; headers?: Record<string, string> } = {},
@@ -30,12 +33,7 @@ export async function api<T = any>(
 }
 
 /** Waits until the workspace of `key` has no open hold: its charges are on the ledger by then. */
-export async function untilSettled(
-  rde: RunningRde,
-  key: string,
-  timeoutMs = 30_000,
-  intervalMs?: number,
-): Promise<void> {
+export async function untilSettled(rde: Gateway, key: string, timeoutMs = 30_000, intervalMs?: number): Promise<void> {
   await waitUntil(
     async () => (await api(rde, 'GET', '/billing/balance', { key })).body._meta.settled === true,
     timeoutMs,

@@ -168,6 +168,24 @@ export class KafkaBus implements Bus {
   }
 }
 
+/**
+ * Resolves once `consumer` has joined its group; rejects on a crash kafkajs gives up on. After a
+ * retriable crash (e.g. the group's coordinator still loading) kafkajs restarts the consumer
+ * itself, so the start goes on waiting for the join rather than failing the process.
+ */
+export function joinedGroup(
+  consumer: Pick<Consumer, 'on' | 'events'>,
+  onCrash: (error: Error, restart: boolean) => void,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    consumer.on(consumer.events.GROUP_JOIN, () => resolve());
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      onCrash(payload.error, payload.restart);
+      if (!payload.restart) reject(payload.error);
+    });
+  });
+}
+
 /** Connects `client`; on failure calls `forget`, so the next use tries again instead of failing forever. */
 async function connected<C extends { connect(): Promise<void> }>(client: C, forget: () => void): Promise<C> {
   try {
@@ -207,13 +225,9 @@ class KafkaSubscription implements Subscription {
   /** Resolves once the consumer has joined its group, so messages published next reach it. */
   async start(topic: string, fromBeginning: boolean): Promise<void> {
     const { consumer } = this;
-    const joined = new Promise<void>((resolve, reject) => {
-      consumer.on(consumer.events.GROUP_JOIN, () => resolve());
-      consumer.on(consumer.events.CRASH, ({ payload }) => {
-        this.options.logger.error({ err: payload.error, topic, restart: payload.restart }, 'kafka consumer crashed');
-        reject(payload.error);
-      });
-    });
+    const joined = joinedGroup(consumer, (error, restart) =>
+      this.options.logger.error({ err: error, topic, restart }, 'kafka consumer crashed'),
+    );
     consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) =>
       kafkaConsumerLag.set(
         { group: this.options.group, topic: payload.topic, partition: String(payload.partition) },
