@@ -73,7 +73,8 @@ function resolveAlternative(alternative: SchemaIssue, branches: Pending[], schem
   }
   const closest = branches.filter((issue) => reachOf(issue) > pathOf(alternative.instancePath).length);
   if (closest.length > 0) return branchOf(closest, alternative.schemaPath);
-  return [summary(alternative, `must be ${uniqueJoin(branches.map(acceptedShape))}`, alternative.keyword)];
+  const shapes = uniqueJoin(branches.map(acceptedShape));
+  return [summary(alternative, shapes ? `must be ${shapes}` : (alternative.message ?? 'invalid'), alternative.keyword)];
 }
 
 /** The issues of the one branch that reached deepest (ties: the one with the fewest issues). */
