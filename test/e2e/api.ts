@@ -10,6 +10,32 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
+/** Where keys come from: the end of every "not authenticated" answer (decision 0052). */
+const WHERE_KEYS_COME_FROM =
+  'Create API keys on the dashboard’s API keys page or with POST /api/v2/keys; each is shown once, when created.';
+
+/** The 401 bodies a client sees, by what was wrong with its credential. */
+export const NOT_AUTHENTICATED = {
+  missing: {
+    detail: `Not authenticated: no API key was sent. Send one as \`Authorization: Bearer <key>\`. ${WHERE_KEYS_COME_FROM}`,
+  },
+  not_bearer: {
+    detail: `The Authorization header must read \`Bearer <key>\`: the Bearer scheme, a space, then the key. ${WHERE_KEYS_COME_FROM}`,
+  },
+  empty_bearer: {
+    detail: `The Authorization header has no key after \`Bearer\`: send \`Authorization: Bearer <key>\`. ${WHERE_KEYS_COME_FROM}`,
+  },
+  api_key_header: {
+    detail: `API keys are read from the Authorization header, not X-Api-Key: send \`Authorization: Bearer <key>\`. ${WHERE_KEYS_COME_FROM}`,
+  },
+  refused: {
+    detail: `Invalid API key: it is unknown or has been revoked. Check that it was copied whole, or use another. ${WHERE_KEYS_COME_FROM}`,
+  },
+  session_ended: {
+    detail: `Your sign-in session has ended: sign in again, or send an API key as \`Authorization: Bearer <key>\`. ${WHERE_KEYS_COME_FROM}`,
+  },
+} as const;
+
 /** Calls the public interface as a client would: JSON in, JSON (or text) out. */
 export async function api<T = any>(
   rde: Gateway,

@@ -1,4 +1,4 @@
-import { api } from './api';
+import { api, NOT_AUTHENTICATED } from './api';
 import { mode, startRde, waitUntil, type RunningRde } from './harness';
 
 jest.setTimeout(120_000);
@@ -20,7 +20,6 @@ const PLAN_FIELDS = [
   'features',
 ];
 const CSV_HEADER = 'id,created_at,kind,amount,balance_after,description,run_id,user_id,session_id';
-const UNAUTHENTICATED = { detail: 'Not authenticated' };
 
 describe(`billing reads (${mode})`, () => {
   let rde: RunningRde;
@@ -222,7 +221,7 @@ describe(`billing reads (${mode})`, () => {
       async (path) => {
         const response = await api(rde, 'GET', path, { key: null });
         expect(response.status).toBe(401);
-        expect(response.body).toEqual(UNAUTHENTICATED);
+        expect(response.body).toEqual(NOT_AUTHENTICATED.missing);
       },
     );
   });

@@ -1,11 +1,10 @@
-import { api } from './api';
+import { api, NOT_AUTHENTICATED } from './api';
 import { mode, startRde, waitUntil, type RunningRde } from './harness';
 
 jest.setTimeout(120_000);
 
 /** How long the gateway may keep trusting a resolved bearer (RDE_BEARER_CACHE_MS, default). */
 const BEARER_CACHE_MS = 2_000;
-const UNAUTHENTICATED = { detail: 'Not authenticated' };
 
 interface AdminResult {
   workspace_id: string;
@@ -49,20 +48,20 @@ describe(`API keys (${mode})`, () => {
       BEARER_CACHE_MS + 10_000,
       50,
     );
-    expect((await api(rde, 'GET', '/api/v2/keys', { key })).body).toEqual(UNAUTHENTICATED);
+    expect((await api(rde, 'GET', '/api/v2/keys', { key })).body).toEqual(NOT_AUTHENTICATED.refused);
   }
 
   describe('authentication', () => {
     test('a missing bearer is 401', async () => {
       const response = await api(rde, 'GET', '/api/v2/keys', { key: null });
       expect(response.status).toBe(401);
-      expect(response.body).toEqual(UNAUTHENTICATED);
+      expect(response.body).toEqual(NOT_AUTHENTICATED.missing);
     });
 
-    test('an unknown bearer is 401 with the same body', async () => {
+    test('an unknown bearer is 401 with the body a revoked key gets', async () => {
       const response = await api(rde, 'GET', '/api/v2/keys', { key: `rde_live_${'0'.repeat(43)}` });
       expect(response.status).toBe(401);
-      expect(response.body).toEqual(UNAUTHENTICATED);
+      expect(response.body).toEqual(NOT_AUTHENTICATED.refused);
     });
 
     test('the dev workspace owner key from RDE_DEV_API_KEY authenticates', async () => {

@@ -3,6 +3,7 @@
 export * from './billing';
 export * from './common';
 export * from './enrich';
+export * from './issues';
 export * from './qualify';
 export * from './refusals';
 export * from './search';

@@ -3,13 +3,7 @@
  * tool's arguments): the spec's 422 validation list, or the spec's own bodies where it names one.
  */
 
-/** A schema validator's issue (ajv's shape; this package does not depend on ajv). */
-export interface SchemaIssue {
-  keyword: string;
-  instancePath: string;
-  params: object;
-  message?: string;
-}
+import { describeIssues, type SchemaIssue } from './issues';
 
 /** A refusal: the HTTP status and the spec's error body. */
 export interface Refusal {
@@ -23,10 +17,14 @@ const INVALID_SESSION_ID = { detail: { reason: 'invalid_session_id', message: 's
 /** A body or query `session_id`, or the `{sid}` path parameter of the /session/* routes. */
 const SESSION_ID_FIELDS = new Set(['session_id', 'sid']);
 
-/** `location` is where the value was read: `body`, `query` or `path`. */
-export function validationRefusal(location: string, issues: readonly SchemaIssue[]): Refusal {
+/**
+ * `location` is where the value was read: `body`, `query` or `path`; `schema` is the one it was
+ * validated against (it names the properties a misspelt one is suggested from).
+ */
+export function validationRefusal(location: string, issues: readonly SchemaIssue[], schema?: object): Refusal {
   if (issues.some(isSessionIdPattern)) return { status: 400, body: INVALID_SESSION_ID };
-  return { status: 422, body: { detail: issues.map((issue) => validationItem(location, issue)) } };
+  const detail = describeIssues(issues, schema).map(({ path, msg, type }) => ({ loc: [location, ...path], msg, type }));
+  return { status: 422, body: { detail } };
 }
 
 /**
@@ -51,24 +49,4 @@ export function qualifyRefusal(issues: readonly SchemaIssue[]): Refusal | undefi
 
 function isSessionIdPattern(issue: SchemaIssue): boolean {
   return issue.keyword === 'pattern' && SESSION_ID_FIELDS.has(issue.instancePath.split('/').pop() ?? '');
-}
-
-/** An issue as the spec's validation item: where (`loc`), what (`msg`) and its kind (`type`). */
-function validationItem(location: string, issue: SchemaIssue) {
-  const path: (string | number)[] = issue.instancePath.split('/').filter(Boolean).map(pathPart);
-  const params = issue.params as Record<string, unknown>;
-  if (issue.keyword === 'required') path.push(String(params.missingProperty));
-  if (issue.keyword === 'additionalProperties') path.push(String(params.additionalProperty));
-  return { loc: [location, ...path], msg: issue.message ?? 'invalid', type: issueType(issue.keyword, params) };
-}
-
-function pathPart(part: string): string | number {
-  return /^\d+$/.test(part) ? Number(part) : part;
-}
-
-function issueType(keyword: string, params: Record<string, unknown>): string {
-  if (keyword === 'required') return 'missing';
-  if (keyword === 'additionalProperties') return 'extra_forbidden';
-  if (keyword === 'type') return `${String(params.type)}_type`;
-  return keyword;
 }

@@ -1,6 +1,10 @@
+import { errors } from '@rde/platform';
 import { failure, memberOf, startAuth, workspaceOf, type AuthUnderTest } from './support';
 
+/** A caller-scoped RPC without a caller (the gateway always resolves one first). */
 const UNAUTHENTICATED = { status: 401, body: { detail: 'Not authenticated' } };
+/** An unknown, revoked or malformed bearer: one answer for all, so none tells whether a key existed. */
+const REFUSED = { status: 401, body: errors.notAuthenticated('refused').body };
 
 describe('auth service: API keys and bearer resolution', () => {
   let auth: AuthUnderTest;
@@ -20,7 +24,7 @@ describe('auth service: API keys and bearer resolution', () => {
     test('a missing, unknown or malformed bearer is 401', async () => {
       await workspaceOf(auth.client, 'ada@example.com');
       for (const token of ['', 'rde_live_unknownunknownunknownunknown', 'not-a-key']) {
-        expect(await failure(auth.client.resolveBearer({ token, workspaceId: '' }))).toEqual(UNAUTHENTICATED);
+        expect(await failure(auth.client.resolveBearer({ token, workspaceId: '' }))).toEqual(REFUSED);
       }
     });
 
@@ -28,7 +32,7 @@ describe('auth service: API keys and bearer resolution', () => {
       const { ownerKey } = await workspaceOf(auth.client, 'ada@example.com');
       const owner = await auth.callerOf(ownerKey);
       await auth.client.revokeKey({ keyId: owner.keyId }, { caller: owner });
-      expect(await failure(auth.callerOf(ownerKey))).toEqual(UNAUTHENTICATED);
+      expect(await failure(auth.callerOf(ownerKey))).toEqual(REFUSED);
     });
 
     test('X-Workspace-Id switches to a workspace the user belongs to, with the role held there', async () => {
@@ -145,13 +149,13 @@ describe('auth service: API keys and bearer resolution', () => {
       const { bob, bobKey } = await team();
       const revoked = await auth.client.revokeKey({ keyId: bob.keyId }, { caller: bob });
       expect(revoked.key).toMatchObject({ id: bob.keyId, createdByUserId: bob.userId });
-      expect(await failure(auth.callerOf(bobKey))).toEqual(UNAUTHENTICATED);
+      expect(await failure(auth.callerOf(bobKey))).toEqual(REFUSED);
     });
 
     test("the owner can revoke a member's key", async () => {
       const { owner, eve, eveKey } = await team();
       await auth.client.revokeKey({ keyId: eve.keyId }, { caller: owner });
-      expect(await failure(auth.callerOf(eveKey))).toEqual(UNAUTHENTICATED);
+      expect(await failure(auth.callerOf(eveKey))).toEqual(REFUSED);
     });
 
     test('revoking a revoked key again answers the same and keeps it revoked', async () => {

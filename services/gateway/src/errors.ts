@@ -27,7 +27,9 @@ export function registerErrorHandling(app: FastifyInstance, allowedMethods: Allo
   app.setErrorHandler((error: FastifyError | RdeError, request, reply) => {
     if (error instanceof RdeError) return reply.code(error.httpStatus).send(error.body);
     if (error.validation) {
-      const refusal = publicSchemas.validationRefusal(locationName(error.validationContext), error.validation);
+      const context = error.validationContext;
+      const schema = context && (request.routeOptions.schema as Record<string, object> | undefined)?.[context];
+      const refusal = publicSchemas.validationRefusal(locationName(context), error.validation, schema);
       return reply.code(refusal.status).send(refusal.body);
     }
     if (error.statusCode && error.statusCode < 500) {

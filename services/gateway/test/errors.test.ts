@@ -70,7 +70,7 @@ describe('gateway error formats', () => {
     const app = await gateway();
     const missing = await app.inject({ method: 'POST', url: '/echo/1', payload: { name: 'a', rows: [] } });
     expect(missing.statusCode).toBe(401);
-    expect(missing.json()).toEqual({ detail: 'Not authenticated' });
+    expect(missing.json()).toEqual(errors.notAuthenticated('missing').body);
     const refused = await app.inject({
       method: 'POST',
       url: '/echo/1',
@@ -81,6 +81,18 @@ describe('gateway error formats', () => {
     expect(refused.json()).toEqual({ detail: 'Invalid or missing API key' });
     const ok = await app.inject({ method: 'POST', url: '/echo/1', headers: good, payload: { name: 'a', rows: [] } });
     expect(ok.json()).toEqual({ caller: OWNER.workspaceId });
+  });
+
+  test('a session cookie auth refuses is told to sign in again, not that a key is invalid', async () => {
+    const app = await gateway();
+    const ended = await app.inject({
+      method: 'POST',
+      url: '/echo/1',
+      cookies: { rde_session: 'signed-out' },
+      payload: { name: 'a', rows: [] },
+    });
+    expect(ended.statusCode).toBe(401);
+    expect(ended.json()).toEqual(errors.notAuthenticated('session_ended').body);
   });
 
   test('a malformed JSON body is a 400 in the same shape, and unknown routes are a JSON 404 without auth', async () => {

@@ -79,9 +79,30 @@ export interface ValidationIssue {
   type: string;
 }
 
+/** Where a client gets a key: every "not authenticated" answer ends with it. */
+const WHERE_KEYS_COME_FROM =
+  'Create API keys on the dashboard’s API keys page or with POST /api/v2/keys; each is shown once, when created.';
+
+/**
+ * Why a request carries no usable credential, each answered with what to do (decision 0052). An
+ * unknown key and a revoked one are both `refused`: nothing tells whether a key ever existed.
+ */
+const NOT_AUTHENTICATED = {
+  missing: 'Not authenticated: no API key was sent. Send one as `Authorization: Bearer <key>`.',
+  not_bearer: 'The Authorization header must read `Bearer <key>`: the Bearer scheme, a space, then the key.',
+  empty_bearer: 'The Authorization header has no key after `Bearer`: send `Authorization: Bearer <key>`.',
+  api_key_header: 'API keys are read from the Authorization header, not X-Api-Key: send `Authorization: Bearer <key>`.',
+  refused: 'Invalid API key: it is unknown or has been revoked. Check that it was copied whole, or use another.',
+  session_ended: 'Your sign-in session has ended: sign in again, or send an API key as `Authorization: Bearer <key>`.',
+} as const;
+
+export type NotAuthenticatedReason = keyof typeof NOT_AUTHENTICATED;
+
 export const errors = {
   badRequest: (body: ErrorBody) => httpError(400, body),
   unauthenticated: (detail = 'Not authenticated') => httpError(401, { detail }),
+  notAuthenticated: (reason: NotAuthenticatedReason) =>
+    httpError(401, { detail: `${NOT_AUTHENTICATED[reason]} ${WHERE_KEYS_COME_FROM}` }),
   forbidden: (detail: string) => httpError(403, { detail }),
   notFound: (detail = 'Not Found') => httpError(404, { detail }),
   conflict: (body: ErrorBody) => httpError(409, body),

@@ -32,10 +32,11 @@ export class KeyService {
   async resolveBearer(token: string, workspaceSwitch: string): Promise<Caller> {
     // Looked up by the hash through a unique index: no secret is compared in this process.
     const holder = token ? await this.holderOf(hashKey(token)) : null;
-    if (!holder) throw errors.unauthenticated();
+    if (!holder) throw errors.notAuthenticated('refused');
     const workspaceId = workspaceSwitch || holder.workspaceId;
     const membership = await this.store.memberships.of(workspaceId, holder.userId);
-    if (!membership) throw workspaceSwitch ? errors.notFound('Workspace not found') : errors.unauthenticated();
+    if (!membership)
+      throw workspaceSwitch ? errors.notFound('Workspace not found') : errors.notAuthenticated('refused');
     return {
       workspaceId,
       userId: holder.userId,
@@ -49,7 +50,8 @@ export class KeyService {
   /** Who a live API key or browser session with this hash acts as; `credentialId` is `key_…` or `sess_…`. */
   private async holderOf(hash: string): Promise<{ credentialId: string; userId: string; workspaceId: string } | null> {
     const now = this.clock.now();
-    const key = await this.store.keys.byHash(hash);
+    // Both looked up every time: a revoked key costs what an unknown one does, so timing tells neither.
+    const [key, session] = await Promise.all([this.store.keys.byHash(hash), this.store.sessions.byHash(hash)]);
     if (key) {
       if (key.revoked_at_ms !== null) return null;
       if (now - key.last_used_at_ms >= LAST_USED_INTERVAL_MS) {
@@ -57,7 +59,6 @@ export class KeyService {
       }
       return { credentialId: key._id, userId: key.user_id, workspaceId: key.workspace_id };
     }
-    const session = await this.store.sessions.byHash(hash);
     if (!session || session.revoked_at_ms !== null || session.expires_at_ms <= now) return null;
     return { credentialId: session._id, userId: session.user_id, workspaceId: session.workspace_id };
   }

@@ -1,5 +1,6 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { errors } from '@rde/platform';
+import { publicSchemas } from '@rde/proto';
 import type { MethodDeclaration, ParameterDeclaration } from '../providers/declaration';
 
 export type JsonObject = Record<string, unknown>;
@@ -75,10 +76,10 @@ export class ParameterResolver {
     }
     const validate = this.validatorFor(method);
     if (!validate(values)) {
-      const invalid = (validate.errors ?? []).map((error) => ({
-        key: error.instancePath.split('/').filter(Boolean).join('.'),
-        message: error.message ?? 'invalid',
-      }));
+      // Worded as the gateway words a 422 (decision 0052): the property named, a "did you mean".
+      const invalid = publicSchemas
+        .describeIssues(validate.errors ?? [], validate.schema as object)
+        .map(({ path, msg }) => ({ key: path.join('.'), message: msg }));
       throw invalidPayload({ invalid, expected });
     }
     return split(method, values);

@@ -1,5 +1,5 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors, RdeError, type Caller, type Clock } from '@rde/platform';
+import { errors, RdeError, type Caller, type Clock, type NotAuthenticatedReason } from '@rde/platform';
 import type { Clients } from '../clients';
 import { SESSION_COOKIE } from '../session-cookie';
 import { BearerCache } from './bearer-cache';
@@ -67,17 +67,21 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     const { url, config } = request.routeOptions;
     if (url === undefined || config.public) return;
     if (config.bearerChallenge) return challengeUnlessResolved(request, reply, config);
-    request.bearerToken = bearerOf(request) || (request.cookies?.[SESSION_COOKIE] ?? '');
-    if (!request.bearerToken) {
+    const credential = credentialOf(request);
+    if ('unusable' in credential) {
       if (config.optionalBearer) return;
-      throw errors.unauthenticated();
+      throw errors.notAuthenticated(credential.unusable);
     }
+    request.bearerToken = credential.token;
     try {
       const caller = await cache.resolve(request.bearerToken, headerOf(request, 'x-workspace-id'));
       // Metered calls accrue to the session the header names (a body `session_id` overrides it).
       request.caller = { ...caller, requestId: request.id, sessionId: headerOf(request, SESSION_HEADER) };
     } catch (error) {
-      if (!(config.optionalBearer && error instanceof RdeError && error.httpStatus === 401)) throw error;
+      if (!(error instanceof RdeError && error.httpStatus === 401)) throw error;
+      if (config.optionalBearer) return;
+      // Auth answers a key and a browser session alike; a browser is told to sign in again.
+      throw credential.fromCookie ? errors.notAuthenticated('session_ended') : error;
     }
   });
 
@@ -101,6 +105,20 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     const challenge = config.bearerChallenge!(request, request.bearerToken !== '');
     return reply.code(401).header('www-authenticate', challenge.header).send(challenge.body);
   };
+}
+
+/** The bearer a request carries (its Authorization header, else the session cookie), or why it has none. */
+type Credential = { token: string; fromCookie: boolean } | { unusable: NotAuthenticatedReason };
+
+function credentialOf(request: FastifyRequest): Credential {
+  const token = bearerOf(request);
+  if (token) return { token, fromCookie: false };
+  const cookie = request.cookies?.[SESSION_COOKIE] ?? '';
+  if (cookie) return { token: cookie, fromCookie: true };
+  const authorization = headerOf(request, 'authorization').trim();
+  if (/^Bearer$/i.test(authorization)) return { unusable: 'empty_bearer' };
+  if (authorization) return { unusable: 'not_bearer' };
+  return { unusable: headerOf(request, 'x-api-key') ? 'api_key_header' : 'missing' };
 }
 
 function bearerOf(request: FastifyRequest): string {

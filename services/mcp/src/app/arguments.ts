@@ -16,7 +16,7 @@ export function argumentCheck(schema: Record<string, unknown>, refine?: Refine):
   return (args) => {
     if (validate(args)) return;
     const issues = validate.errors as ErrorObject[];
-    const refusal = refine?.(issues) ?? publicSchemas.validationRefusal('body', issues);
+    const refusal = refine?.(issues) ?? publicSchemas.validationRefusal('body', issues, schema);
     throw httpError(refusal.status, refusal.body);
   };
 }

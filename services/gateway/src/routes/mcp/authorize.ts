@@ -80,7 +80,8 @@ export async function authorizeRoutes(app: FastifyInstance, deps: GatewayDepende
       },
       async (request, reply) => {
         void reply.headers(PAGE_HEADERS);
-        if (crossSite(request)) throw errors.unauthenticated();
+        if (crossSite(request))
+          throw errors.unauthenticated('Consent is given on RDE’s own consent page, not from another site');
         const { workspace_id: workspaceId = '', decision, ...query } = request.body;
         const { redirectUrl } = await oauth.decideAuthorization({
           parameters: parametersOf(query),

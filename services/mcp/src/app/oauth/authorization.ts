@@ -63,7 +63,7 @@ export class Authorization {
     const refused = refusalOf(parameters, context);
     if (refused) return this.reply(target, parameters, context, refused);
     const caller = await this.signedIn(context.sessionToken, request.workspaceId);
-    if (!caller) throw errors.unauthenticated();
+    if (!caller) throw errors.unauthenticated('Not signed in: sign in to RDE in this browser, then approve again');
     if (!request.approved) {
       return this.reply(target, parameters, context, ['access_denied', 'The user declined the authorization']);
     }
