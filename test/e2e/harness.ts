@@ -187,6 +187,9 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
     RDE_SANDBOX_PORT: String(sandboxPort),
     RDE_SANDBOX_ADDR: `http://127.0.0.1:${sandboxPort}`,
     RDE_DEV_API_KEY: ownerKey,
+    // The suites were written against the dev workspace's 100 free credits; a test wanting the
+    // starting grant (decision 0051) sets RDE_DEV_GRANT_CREDITS itself.
+    RDE_DEV_GRANT_CREDITS: '0',
     // Where separate processes reach the gateway, e.g. the waterfall's provider-job callback URLs.
     RDE_GATEWAY_ADDR: `http://127.0.0.1:${gatewayPort}`,
   };
@@ -264,7 +267,7 @@ async function serving(address: string): Promise<boolean> {
 function runAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) =>
     execFile(process.execPath, [BIN, 'admin', ...args], { env }, (error, stdout, stderr) =>
-      error ? reject(new Error(`rde admin ${args.join(' ')} failed: ${stderr}`)) : resolve(stdout),
+      error ? reject(new Error(`rde admin ${args.join(' ')} failed (exit ${error.code}): ${stderr}`)) : resolve(stdout),
     ),
   );
 }

@@ -1,5 +1,13 @@
 import { grpcModule } from '@rde/platform';
-import { billing, billingCaps, billingOverview, billingSessions, billingSubscriptions, protoFileOf } from '@rde/proto';
+import {
+  billing,
+  billingCaps,
+  billingGrants,
+  billingOverview,
+  billingSessions,
+  billingSubscriptions,
+  protoFileOf,
+} from '@rde/proto';
 import { Sessions } from './app/sessions';
 import { PlanGrants } from './app/grants';
 import { SpendCaps } from './app/spend-caps';
@@ -9,6 +17,7 @@ import { billingConfig } from './config';
 import { CreditBook } from './credit-book';
 import { SettlementConsumer } from './events/settlement-consumer';
 import { spendCapHandlers } from './grpc/caps';
+import { creditGrantHandlers } from './grpc/grants';
 import { billingHandlers } from './grpc/handlers';
 import { registerHoldMetrics } from './metrics';
 import { overviewHandlers } from './grpc/overview';
@@ -119,6 +128,12 @@ export const billingModule = grpcModule({
           definition: billingSubscriptions.SubscriptionServiceService,
           handlers: subscriptionHandlers(subscriptions),
           protoFile: 'rde/billing/v1/subscriptions.proto',
+        },
+        {
+          fullName: 'rde.billing.v1.CreditGrantService',
+          definition: billingGrants.CreditGrantServiceService,
+          handlers: creditGrantHandlers(grants, ctx.backends.clock),
+          protoFile: 'rde/billing/v1/grants.proto',
         },
       ],
       healthy: async () => (await Promise.all([store.ping(), bus.ping(), keyValue.ping()]), true),
