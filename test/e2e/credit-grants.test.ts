@@ -1,5 +1,5 @@
 import { api } from './api';
-import { mode, startRde, type RunningRde } from './harness';
+import { freePort, mode, startRde, type RunningRde } from './harness';
 import { NO_STRIPE_ENV } from './stripe';
 import { newTeam, type Team } from './teams';
 
@@ -94,6 +94,24 @@ describe(`rde admin grant-credits (${mode})`, () => {
     expect(money.balance).toBe(100 + 300);
     expect(money.csvRows.filter((row) => row.startsWith('grant:operator:'))).toHaveLength(1);
     expect((await moneyOf(rde, other.owner)).balance).toBe(100);
+  });
+
+  test('a grant that failed on the way names its grant id; the rerun with it grants once', async () => {
+    const team = await newTeam(rde, 'rerun');
+    const billingDown = { RDE_BILLING_ADDR: `127.0.0.1:${await freePort()}` };
+    const failure = await rde
+      .admin(['grant-credits', '--workspace', team.workspaceId, '--credits', '40', '--reason', 'Rerun'], billingDown)
+      .then(
+        () => '',
+        (error: Error) => error.message,
+      );
+    const [, grantId] = /exit 1\).*"rerun_with":"--grant-id ([\w-]+)"/.exec(failure) ?? [];
+    expect(grantId).toBeDefined();
+    expect((await moneyOf(rde, team.owner)).balance).toBe(100);
+    for (let run = 0; run < 2; run++) {
+      await grantTo(team, '--credits', '40', '--reason', 'Rerun', '--grant-id', grantId!);
+    }
+    expect((await moneyOf(rde, team.owner)).balance).toBe(140);
   });
 
   test('without --grant-id every run is a grant of its own', async () => {

@@ -28,8 +28,8 @@ export interface RunningRde {
   readonly ownerKey: string;
   /** The prefix of this run's databases, topics and keys (distributed mode; '' in all-in-one). */
   readonly namespace: string;
-  /** Runs `rde admin …` against this deployment; resolves with its stdout. */
-  admin(args: string[]): Promise<string>;
+  /** Runs `rde admin …` against this deployment (`env` overrides its variables); resolves with its stdout. */
+  admin(args: string[], env?: NodeJS.ProcessEnv): Promise<string>;
   /**
    * Restarts a stopped module's process with the same configuration (distributed mode), then waits
    * until the gateway is ready, or, for one replica of several, until that replica serves again.
@@ -225,7 +225,7 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     ownerKey,
     namespace,
-    admin: (args) => runAdmin(args, { ...process.env, ...shared, ...extraEnv }),
+    admin: (args, env = {}) => runAdmin(args, { ...process.env, ...shared, ...extraEnv, ...env }),
     restartModule: async (module) => {
       children.set(module, launch(module, shared));
       await waitUntil(async () => (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);

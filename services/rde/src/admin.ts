@@ -135,7 +135,8 @@ async function naming<T>(grantId: string, call: () => Promise<T>): Promise<T> {
 
 /**
  * `rde admin <command>`: the operator's way to create workspaces and members and to grant
- * credits, which the public interface does not expose. Prints one JSON object on stdout; returns the exit code (2 = usage).
+ * credits, which the public interface does not expose. Prints one JSON object on stdout; returns
+ * the exit code (2 = usage).
  */
 export async function admin(args: string[], variables: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = args;
