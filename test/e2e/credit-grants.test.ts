@@ -1,5 +1,5 @@
 import { api } from './api';
-import { freePort, mode, startRde, type RunningRde } from './harness';
+import { freePort, mode, startRde, waitUntil, type RunningRde } from './harness';
 import { NO_STRIPE_ENV } from './stripe';
 import { newTeam, type Team } from './teams';
 
@@ -237,6 +237,8 @@ describe(`the dev workspace's starting grant (${mode})`, () => {
   (mode === 'distributed' ? test : test.skip)('a restart of auth never grants twice', async () => {
     await rde.stopModule('auth');
     await rde.restartModule('auth');
+    // The gateway's channel to auth reconnects after the restart.
+    await waitUntil(async () => (await api(rde, 'GET', '/billing/balance')).status === 200, 30_000);
     const money = await moneyOf(rde, rde.ownerKey);
     expect(money.balance).toBe(10_100);
     expect(money.csvRows.filter((row) => row.startsWith('grant:operator:'))).toHaveLength(1);

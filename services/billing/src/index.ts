@@ -9,7 +9,9 @@ import {
   protoFileOf,
 } from '@rde/proto';
 import { Sessions } from './app/sessions';
+import { AccountEntries } from './app/account-entries';
 import { PlanGrants } from './app/grants';
+import { OperatorGrants } from './app/operator-grants';
 import { SpendCaps } from './app/spend-caps';
 import { Subscriptions } from './app/subscriptions';
 import { paymentProvider } from './clients/stripe';
@@ -58,14 +60,9 @@ export const billingModule = grpcModule({
       store.collection<ProviderEventDocument>('stripe_events'),
     );
     await subscriptionStore.createIndexes();
-    const grants = new PlanGrants(
-      book,
-      ledger,
-      new GrantRepository(accountCollection),
-      subscriptionStore,
-      ctx.backends.clock,
-      ctx.logger,
-    );
+    const grantRepository = new GrantRepository(accountCollection);
+    const entries = new AccountEntries(book, ledger, grantRepository);
+    const grants = new PlanGrants(book, entries, grantRepository, subscriptionStore, ctx.backends.clock, ctx.logger);
     const subscriptions = new Subscriptions(
       paymentProvider(config.RDE_STRIPE_SECRET_KEY, config.RDE_STRIPE_API_BASE),
       subscriptionStore,
@@ -132,7 +129,7 @@ export const billingModule = grpcModule({
         {
           fullName: 'rde.billing.v1.CreditGrantService',
           definition: billingGrants.CreditGrantServiceService,
-          handlers: creditGrantHandlers(grants, ctx.backends.clock),
+          handlers: creditGrantHandlers(new OperatorGrants(book, ledger, entries, ctx.backends.clock, ctx.logger)),
           protoFile: 'rde/billing/v1/grants.proto',
         },
       ],

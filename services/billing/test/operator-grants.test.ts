@@ -1,13 +1,13 @@
 import { createClient, InMemoryDocumentStore, ManualClock, type Collection } from '@rde/platform';
 import { billingGrants } from '@rde/proto';
-import { PlanGrants } from '../src/app/grants';
+import { AccountEntries } from '../src/app/account-entries';
+import { OperatorGrants } from '../src/app/operator-grants';
 import { CreditBook } from '../src/credit-book';
 import type { LedgerEntry } from '../src/domain/ledger';
-import { operatorGrantEntry } from '../src/domain/operator-grants';
+import { checkedGrant, operatorGrantEntry } from '../src/domain/operator-grants';
 import { AccountStore, type AccountDocument } from '../src/store/accounts';
 import { GrantRepository } from '../src/store/grants';
 import { LedgerStore } from '../src/store/ledger';
-import { SubscriptionRepository } from '../src/store/subscriptions';
 import { BACKEND_KINDS, ledgerOf, moneyOf, rejection, startBilling, testLogger, type RunningBilling } from './support';
 
 const request = (workspaceId: string, overrides: Partial<billingGrants.GrantCreditsRequest> = {}) => ({
@@ -74,7 +74,7 @@ describe('operator grant crash windows', () => {
   let accounts: AccountStore;
   let ledgerCollection: Collection<LedgerEntry>;
   let book: CreditBook;
-  let planGrants: PlanGrants;
+  let operatorGrants: OperatorGrants;
   let grants: GrantRepository;
 
   beforeEach(async () => {
@@ -86,11 +86,10 @@ describe('operator grant crash windows', () => {
     const ledger = new LedgerStore(ledgerCollection);
     book = new CreditBook(accounts, ledger, clock, testLogger);
     grants = new GrantRepository(accountCollection);
-    const subscriptions = new SubscriptionRepository(store.collection('subscriptions'), store.collection('events'));
-    planGrants = new PlanGrants(book, ledger, grants, subscriptions, clock, testLogger);
+    operatorGrants = new OperatorGrants(book, ledger, new AccountEntries(book, ledger, grants), clock, testLogger);
   });
 
-  const entry = () => operatorGrantEntry(request(workspaceId), clock.now());
+  const entry = () => operatorGrantEntry(checkedGrant(request(workspaceId)), clock.now());
   const money = async () => {
     const { balance, available, purchased, purchased_total } = (await accounts.find(workspaceId))!;
     return { balance, available, purchased, purchased_total };
@@ -101,7 +100,7 @@ describe('operator grant crash windows', () => {
     await book.account(workspaceId);
     await ledgerCollection.insertOne(entry());
     // killed here
-    expect(await planGrants.grantOperatorCredits(entry())).toMatchObject({ balance_after: 350_000 });
+    expect(await operatorGrants.grant(request(workspaceId))).toMatchObject({ balance_after: 350_000 });
     expect(await money()).toEqual(once);
   });
 
@@ -110,16 +109,15 @@ describe('operator grant crash windows', () => {
     await ledgerCollection.insertOne(entry());
     expect(await grants.apply((await accounts.find(workspaceId))!, entry()._id, entry().amount, true)).toBe(true);
     // killed here
-    await planGrants.grantOperatorCredits(entry());
-    await planGrants.grantOperatorCredits(entry());
+    await operatorGrants.grant(request(workspaceId));
+    await operatorGrants.grant(request(workspaceId));
     expect(await money()).toEqual(once);
     expect((await ledgerCollection.findOne({ _id: entry()._id }))?.balance_after).toBe(350_000);
   });
 
   test('the same grant id for another amount is a 409 and changes nothing', async () => {
-    await planGrants.grantOperatorCredits(entry());
-    const other = operatorGrantEntry(request(workspaceId, { credits: 251 }), clock.now());
-    expect(await rejection(planGrants.grantOperatorCredits(other))).toEqual({
+    await operatorGrants.grant(request(workspaceId));
+    expect(await rejection(operatorGrants.grant(request(workspaceId, { credits: 251 })))).toEqual({
       status: 409,
       body: { detail: 'grant_id support-1 was already used for another grant (workspace, credits or reason differ)' },
     });

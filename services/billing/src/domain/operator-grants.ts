@@ -14,8 +14,17 @@ export function operatorGrantId(grantId: string): string {
   return `grant:operator:${grantId}`;
 }
 
-/** The checked request as the ledger entry it writes (kind `grant`, the reason as description). */
-export function operatorGrantEntry(request: billingGrants.GrantCreditsRequest, now: number): LedgerEntry {
+/** A grant request as checked: whole credits as millicredits, the texts trimmed. */
+export interface OperatorGrant {
+  workspaceId: string;
+  grantId: string;
+  amount: number;
+  reason: string;
+  grantedBy: string;
+}
+
+/** The request, checked field by field (400 naming the first bad one). */
+export function checkedGrant(request: billingGrants.GrantCreditsRequest): OperatorGrant {
   const reason = request.reason.trim();
   const grantedBy = request.grantedBy.trim();
   if (!request.workspaceId || request.workspaceId.length > 128) {
@@ -31,15 +40,26 @@ export function operatorGrantEntry(request: billingGrants.GrantCreditsRequest, n
   if (!grantedBy || grantedBy.length > TEXT_MAX) {
     throw errors.badRequest({ detail: `granted_by must be 1 to ${TEXT_MAX} characters` });
   }
-  const entry = accountEntry(
-    operatorGrantId(request.grantId),
-    request.workspaceId,
-    'grant',
-    millicredits(request.credits),
+  return {
+    workspaceId: request.workspaceId,
+    grantId: request.grantId,
+    amount: millicredits(request.credits),
     reason,
+    grantedBy,
+  };
+}
+
+/** The grant's ledger entry: kind `grant`, the reason as description, who granted it kept beside. */
+export function operatorGrantEntry(grant: OperatorGrant, now: number): LedgerEntry {
+  const entry = accountEntry(
+    operatorGrantId(grant.grantId),
+    grant.workspaceId,
+    'grant',
+    grant.amount,
+    grant.reason,
     now,
   );
-  return { ...entry, granted_by: grantedBy };
+  return { ...entry, granted_by: grant.grantedBy };
 }
 
 /** A retry writes the same grant again; the same id for another grant is refused (409). */
