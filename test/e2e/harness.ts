@@ -28,8 +28,8 @@ export interface RunningRde {
   readonly ownerKey: string;
   /** The prefix of this run's databases, topics and keys (distributed mode; '' in all-in-one). */
   readonly namespace: string;
-  /** Runs `rde admin …` against this deployment; resolves with its stdout. */
-  admin(args: string[]): Promise<string>;
+  /** Runs `rde admin …` against this deployment (`env` overrides its variables); resolves with its stdout. */
+  admin(args: string[], env?: NodeJS.ProcessEnv): Promise<string>;
   /**
    * Restarts a stopped module's process with the same configuration (distributed mode), then waits
    * until the gateway is ready, or, for one replica of several, until that replica serves again.
@@ -187,6 +187,9 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
     RDE_SANDBOX_PORT: String(sandboxPort),
     RDE_SANDBOX_ADDR: `http://127.0.0.1:${sandboxPort}`,
     RDE_DEV_API_KEY: ownerKey,
+    // The suites were written against the dev workspace's 100 free credits; a test wanting the
+    // starting grant (decision 0051) sets RDE_DEV_GRANT_CREDITS itself.
+    RDE_DEV_GRANT_CREDITS: '0',
     // Where separate processes reach the gateway, e.g. the waterfall's provider-job callback URLs.
     RDE_GATEWAY_ADDR: `http://127.0.0.1:${gatewayPort}`,
   };
@@ -222,7 +225,7 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     ownerKey,
     namespace,
-    admin: (args) => runAdmin(args, { ...process.env, ...shared, ...extraEnv }),
+    admin: (args, env = {}) => runAdmin(args, { ...process.env, ...shared, ...extraEnv, ...env }),
     restartModule: async (module) => {
       children.set(module, launch(module, shared));
       await waitUntil(async () => (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
@@ -264,7 +267,7 @@ async function serving(address: string): Promise<boolean> {
 function runAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) =>
     execFile(process.execPath, [BIN, 'admin', ...args], { env }, (error, stdout, stderr) =>
-      error ? reject(new Error(`rde admin ${args.join(' ')} failed: ${stderr}`)) : resolve(stdout),
+      error ? reject(new Error(`rde admin ${args.join(' ')} failed (exit ${error.code}): ${stderr}`)) : resolve(stdout),
     ),
   );
 }

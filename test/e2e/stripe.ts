@@ -16,6 +16,18 @@ export const STRIPE_ENV = {
 };
 export const NO_STRIPE_ENV = { RDE_STRIPE_SECRET_KEY: '', RDE_STRIPE_WEBHOOK_SECRET: '' };
 
+/** The 503 without a payment provider: the spec's `error`, and what to configure instead (decision 0051). */
+export function stripeDisabledBody(workspaceId: string) {
+  return {
+    error: 'stripe_disabled',
+    message: 'Payments are not configured on this deployment.',
+    detail:
+      'Payments are not configured on this deployment: set RDE_STRIPE_SECRET_KEY (and RDE_STRIPE_WEBHOOK_SECRET ' +
+      'for webhooks). In development, grant credits instead: ' +
+      `rde admin grant-credits --workspace ${workspaceId} --credits <n> --reason "<why>"`,
+  };
+}
+
 /** The SDK's own helper signs test deliveries exactly as the provider does. */
 const signer = new Stripe('sk_test_rdespec', { host: '127.0.0.1' });
 

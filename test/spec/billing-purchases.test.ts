@@ -1,5 +1,12 @@
 import { api, untilSettled } from '../e2e/api';
-import { NO_STRIPE_ENV, STRIPE_ENV, deliverSigned, paidCreditCheckout, subscriptionCreated } from '../e2e/stripe';
+import {
+  NO_STRIPE_ENV,
+  STRIPE_ENV,
+  deliverSigned,
+  paidCreditCheckout,
+  stripeDisabledBody,
+  subscriptionCreated,
+} from '../e2e/stripe';
 import { newTeam } from '../e2e/teams';
 import { mode, startRde, type RunningRde } from '../e2e/harness';
 
@@ -20,10 +27,13 @@ describe(`credit purchases without a payment provider (${mode})`, () => {
     await rde?.stop();
   });
 
-  test('credit checkout answers 503 stripe_disabled to the owner, 403 owner-only to a member', async () => {
-    const { owner, member } = await newTeam(rde, 'buynostripe');
+  test('credit checkout answers 503 stripe_disabled, saying what to configure, to the owner, 403 owner-only to a member', async () => {
+    const { workspaceId, owner, member } = await newTeam(rde, 'buynostripe');
     const asOwner = await api(rde, 'POST', CHECKOUT, { key: owner, body: { credits: 500 } });
-    expect({ status: asOwner.status, body: asOwner.body }).toEqual({ status: 503, body: { error: 'stripe_disabled' } });
+    expect({ status: asOwner.status, body: asOwner.body }).toEqual({
+      status: 503,
+      body: stripeDisabledBody(workspaceId),
+    });
     const asMember = await api(rde, 'POST', CHECKOUT, { key: member, body: { credits: 500 } });
     expect({ status: asMember.status, body: asMember.body }).toEqual({ status: 403, body: OWNER_ONLY });
   });

@@ -4,6 +4,7 @@ import {
   STRIPE_ENV,
   WEBHOOK,
   deliverSigned,
+  stripeDisabledBody,
   subscriptionCreated,
   subscriptionEvent,
   nowSeconds,
@@ -33,14 +34,14 @@ describe(`subscriptions without a payment provider (${mode})`, () => {
     await rde?.stop();
   });
 
-  test('the four self-serve routes answer 503 stripe_disabled to the owner, 403 to a member', async () => {
-    const { owner, member } = await newTeam(rde, 'nostripe');
+  test('the four self-serve routes answer 503 stripe_disabled, saying what to configure, to the owner, 403 to a member', async () => {
+    const { workspaceId, owner, member } = await newTeam(rde, 'nostripe');
     for (const [method, path, body] of SELF_SERVE_ROUTES) {
       const asOwner = await api(rde, method, path, { key: owner, body });
       expect({ path, status: asOwner.status, body: asOwner.body }).toEqual({
         path,
         status: 503,
-        body: { error: 'stripe_disabled' },
+        body: stripeDisabledBody(workspaceId),
       });
       const asMember = await api(rde, method, path, { key: member, body });
       expect({ path, status: asMember.status, body: asMember.body }).toEqual({ path, status: 403, body: OWNER_ONLY });

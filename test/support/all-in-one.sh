@@ -1,7 +1,8 @@
 # Sourced by the tool runs (test/schemathesis/run, test/conformance/run): starts the all-in-one with
 # its embedded adapters, whatever servers the test command started, and a fresh dev key. PORT=0:
 # the gateway binds a free port and logs it, so no other process can take it first; every service's
-# gRPC port is 0 too, so a run never collides with another all-in-one on the default ports.
+# gRPC port is 0 too, so a run never collides with another all-in-one on the default ports. The dev
+# workspace keeps its 100 free credits (no starting grant), as the runs were written against.
 #   start_all_in_one <log file> <dev key> [VAR=value...]
 # sets rde_pid and port; stop_all_in_one stops it.
 
@@ -20,7 +21,7 @@ start_all_in_one() {
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
   env -u RDE_MONGO_URL -u RDE_KAFKA_BROKERS -u RDE_REDIS_URL \
     PORT=0 RDE_AUTH_PORT=0 RDE_BILLING_PORT=0 RDE_CATALOG_PORT=0 RDE_WATERFALL_PORT=0 RDE_DATASET_PORT=0 \
-    RDE_WORKFLOW_PORT=0 RDE_MCP_PORT=0 RDE_DEV_API_KEY="$key" RDE_LOG_LEVEL=info "$@" \
+    RDE_WORKFLOW_PORT=0 RDE_MCP_PORT=0 RDE_DEV_API_KEY="$key" RDE_DEV_GRANT_CREDITS=0 RDE_LOG_LEVEL=info "$@" \
     node "$root/services/rde/dist/bin.js" start >"$log" 2>&1 &
   rde_pid=$!
   port=''

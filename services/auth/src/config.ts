@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env, loadConfig } from '@rde/platform';
+import { GRANT_CREDITS_MAX } from '@rde/proto';
 import { wellFormedKey } from './domain/inputs';
 import { CLAIM_TTL_MS, MAGIC_LINK_TTL_MS } from './domain/sign-in';
 
@@ -9,6 +10,8 @@ export function authConfig(variables: NodeJS.ProcessEnv) {
       RDE_RPC_DEADLINE_MS: env.milliseconds(10_000),
       /** The dev workspace owner's key; setting it also turns the dev workspace on outside all-in-one. */
       RDE_DEV_API_KEY: wellFormedKey.optional(),
+      /** Credits the dev workspace is granted once, when it is first ensured (decision 0051); 0 = none. */
+      RDE_DEV_GRANT_CREDITS: z.coerce.number().int().min(0).max(GRANT_CREDITS_MAX).default(10_000),
       /** Where sign-in, set-password and invite emails go out (`smtp://user:pass@host:587`, `smtps://…`). Unset: logged, for development only. */
       RDE_SMTP_URL: env.url().optional(),
       RDE_MAIL_FROM: z.string().min(3).default('RDE <no-reply@rde.local>'),

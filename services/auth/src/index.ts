@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { grpcModule, LoggedMail, SmtpMail, type Logger, type Mail } from '@rde/platform';
-import { auth, protoFileOf, signin } from '@rde/proto';
+import { clientSet, grpcModule, LoggedMail, SmtpMail, type Logger, type Mail } from '@rde/platform';
+import { auth, billingGrants, protoFileOf, signin } from '@rde/proto';
 import { Claims } from './app/claims';
+import { grantDevCredits } from './app/dev-grant';
 import { CompleteSignIn } from './app/complete-sign-in';
 import { EmailedLinks } from './app/emailed-links';
 import { ExternalSignIn } from './app/external-sign-in';
@@ -37,7 +38,8 @@ export const authModule = grpcModule({
     const repositories = await openAuthStore(store, clock);
     const keys = new KeyService(repositories, clock);
     const accounts = new AccountService(repositories, keys, clock);
-    if (ctx.allInOne || config.RDE_DEV_API_KEY) {
+    const devWorkspace = ctx.allInOne || Boolean(config.RDE_DEV_API_KEY);
+    if (devWorkspace) {
       const minted = await accounts.ensureDevWorkspace(config.RDE_DEV_API_KEY);
       // The one time this key is shown: a developer copies it from here.
       if (minted) {
@@ -48,6 +50,8 @@ export const authModule = grpcModule({
       }
     }
     const memberCaps = billingMemberCaps(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
+    const devGrantClients = clientSet(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
+    const stopping = new AbortController();
     const members = new Members(repositories, clock, memberCaps);
     const sessions = new Sessions(repositories, clock);
     const complete = new CompleteSignIn(repositories, members, sessions, clock);
@@ -107,7 +111,15 @@ export const authModule = grpcModule({
         },
       ],
       healthy: async () => (await store.ping(), await counters.ping(), true),
+      // Awaited, so a ready RDE has granted its dev workspace's credits (billing starts first in one process).
+      async startBackground() {
+        if (!devWorkspace || config.RDE_DEV_GRANT_CREDITS === 0) return;
+        const connect = () => devGrantClients.connect('billing', billingGrants.CreditGrantServiceService);
+        await grantDevCredits(connect, DEV_WORKSPACE_ID, config.RDE_DEV_GRANT_CREDITS, ctx.logger, stopping.signal);
+      },
       close: async () => {
+        stopping.abort();
+        devGrantClients.close();
         memberCaps.close();
         await mail.close();
       },

@@ -145,6 +145,25 @@ describe('auth service: workspaces and members', () => {
       });
     });
   });
+
+  describe('FindWorkspace (admin)', () => {
+    test('a workspace by its id; an unknown or empty id is 404', async () => {
+      const created = await auth.client.createWorkspace({
+        ownerEmail: 'ada@example.com',
+        name: 'Team',
+        keyPlaintext: '',
+      });
+      expect(await auth.client.findWorkspace({ workspaceId: created.workspace!.id })).toEqual({
+        workspace: created.workspace,
+      });
+      for (const workspaceId of ['ws_nope', '']) {
+        expect(await failure(auth.client.findWorkspace({ workspaceId }))).toMatchObject({
+          status: 404,
+          body: { detail: 'Workspace not found' },
+        });
+      }
+    });
+  });
 });
 
 describe('auth service: the dev workspace', () => {
@@ -192,6 +211,15 @@ describe('auth service: the dev workspace', () => {
       status: 404,
     });
   });
+
+  test.each(['-1', '1.5', 'lots', '1000001'])(
+    'RDE_DEV_GRANT_CREDITS=%s stops the start with a message naming it',
+    async (value) => {
+      await expect(startAuth({ env: { RDE_DEV_GRANT_CREDITS: value } })).rejects.toThrow(
+        /RDE_DEV_GRANT_CREDITS="[^"]*" is invalid/,
+      );
+    },
+  );
 
   test('a malformed RDE_DEV_API_KEY stops the start with a message naming it', async () => {
     await expect(startAuth({ env: { RDE_DEV_API_KEY: 'secret' } })).rejects.toThrow(ConfigError);

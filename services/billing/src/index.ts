@@ -1,7 +1,17 @@
 import { grpcModule } from '@rde/platform';
-import { billing, billingCaps, billingOverview, billingSessions, billingSubscriptions, protoFileOf } from '@rde/proto';
+import {
+  billing,
+  billingCaps,
+  billingGrants,
+  billingOverview,
+  billingSessions,
+  billingSubscriptions,
+  protoFileOf,
+} from '@rde/proto';
 import { Sessions } from './app/sessions';
+import { AccountEntries } from './app/account-entries';
 import { PlanGrants } from './app/grants';
+import { OperatorGrants } from './app/operator-grants';
 import { SpendCaps } from './app/spend-caps';
 import { Subscriptions } from './app/subscriptions';
 import { paymentProvider } from './clients/stripe';
@@ -9,6 +19,7 @@ import { billingConfig } from './config';
 import { CreditBook } from './credit-book';
 import { SettlementConsumer } from './events/settlement-consumer';
 import { spendCapHandlers } from './grpc/caps';
+import { creditGrantHandlers } from './grpc/grants';
 import { billingHandlers } from './grpc/handlers';
 import { registerHoldMetrics } from './metrics';
 import { overviewHandlers } from './grpc/overview';
@@ -49,14 +60,9 @@ export const billingModule = grpcModule({
       store.collection<ProviderEventDocument>('stripe_events'),
     );
     await subscriptionStore.createIndexes();
-    const grants = new PlanGrants(
-      book,
-      ledger,
-      new GrantRepository(accountCollection),
-      subscriptionStore,
-      ctx.backends.clock,
-      ctx.logger,
-    );
+    const grantRepository = new GrantRepository(accountCollection);
+    const entries = new AccountEntries(book, ledger, grantRepository);
+    const grants = new PlanGrants(book, entries, grantRepository, subscriptionStore, ctx.backends.clock, ctx.logger);
     const subscriptions = new Subscriptions(
       paymentProvider(config.RDE_STRIPE_SECRET_KEY, config.RDE_STRIPE_API_BASE),
       subscriptionStore,
@@ -119,6 +125,12 @@ export const billingModule = grpcModule({
           definition: billingSubscriptions.SubscriptionServiceService,
           handlers: subscriptionHandlers(subscriptions),
           protoFile: 'rde/billing/v1/subscriptions.proto',
+        },
+        {
+          fullName: 'rde.billing.v1.CreditGrantService',
+          definition: billingGrants.CreditGrantServiceService,
+          handlers: creditGrantHandlers(new OperatorGrants(book, ledger, entries, ctx.backends.clock, ctx.logger)),
+          protoFile: 'rde/billing/v1/grants.proto',
         },
       ],
       healthy: async () => (await Promise.all([store.ping(), bus.ping(), keyValue.ping()]), true),

@@ -1,4 +1,5 @@
 import { InMemoryDocumentStore, ManualClock, type Caller } from '@rde/platform';
+import { AccountEntries } from '../src/app/account-entries';
 import { PlanGrants } from '../src/app/grants';
 import { Subscriptions } from '../src/app/subscriptions';
 import { paymentProvider } from '../src/clients/stripe';
@@ -38,7 +39,9 @@ describe('subscription periods', () => {
       store.collection<SubscriptionDocument>('subscriptions'),
       store.collection<ProviderEventDocument>('stripe_events'),
     );
-    grants = new PlanGrants(book, ledger, new GrantRepository(accountCollection), repository, clock, testLogger);
+    const grantRepository = new GrantRepository(accountCollection);
+    const entries = new AccountEntries(book, ledger, grantRepository);
+    grants = new PlanGrants(book, entries, grantRepository, repository, clock, testLogger);
     subscriptions = new Subscriptions(
       paymentProvider('sk_test_downgrades', API_BASE),
       repository,

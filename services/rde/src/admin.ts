@@ -1,22 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { ConfigError, createClient, loadConfig, RdeError, type ServiceClient } from '@rde/platform';
-import { auth } from '@rde/proto';
+import { ConfigError, createClient, loadConfig, RdeError, type PromiseClient } from '@rde/platform';
+import { auth, billingGrants, type common } from '@rde/proto';
 
 export const ADMIN_USAGE = `  rde admin create-workspace --email <email> [--name <name>]
   rde admin add-member --workspace <id> --email <email> [--role member|owner]
   rde admin remove-member --workspace <id> --email <email>
       call the auth service at RDE_AUTH_ADDR (default 127.0.0.1:7101); print one JSON object
-      with the ids (and a new key's plaintext, shown this once)`;
+      with the ids (and a new key's plaintext, shown this once)
+  rde admin grant-credits --workspace <id> --credits <n> --reason <text> [--grant-id <id>] [--granted-by <name>]
+      give a workspace n whole credits through billing at RDE_BILLING_ADDR (default 127.0.0.1:7102),
+      a ledger entry its owner sees with the reason; once per grant id (generated when not given:
+      rerun with the id printed on a failure)`;
 
-type AuthRpc = ServiceClient<typeof auth.AuthServiceService>['rpc'];
+/** The modules `rde admin` calls, and the gRPC port each listens on by default. */
+const DEFAULT_PORTS = { auth: 7101, billing: 7102 } as const;
+type AdminModule = keyof typeof DEFAULT_PORTS;
+
+/** Where `rde admin` reaches a module: RDE_<MODULE>_ADDR, else its default port on this machine. */
+export function addressOf(module: AdminModule, variables: NodeJS.ProcessEnv): string {
+  const variable = `RDE_${module.toUpperCase()}_ADDR`;
+  return loadConfig({ [variable]: z.string().default(`127.0.0.1:${DEFAULT_PORTS[module]}`) }, variables)[
+    variable
+  ] as string;
+}
+
+/** A module's client, connected on first use by a command and closed when the command ends. */
+type Connect = <D extends Parameters<typeof createClient>[0]>(module: AdminModule, definition: D) => PromiseClient<D>;
 
 class UsageError extends Error {}
 
-const COMMANDS: Record<string, (args: string[], rpc: AuthRpc) => Promise<Record<string, string>>> = {
-  async 'create-workspace'(args, rpc) {
+const COMMANDS: Record<string, (args: string[], connect: Connect) => Promise<Record<string, string | number>>> = {
+  async 'create-workspace'(args, connect) {
     const { email, name = '' } = options(args, { email: true, name: false });
-    const created = await rpc.createWorkspace({ ownerEmail: email, name, keyPlaintext: '' });
+    const created = await connect('auth', auth.AuthServiceService).createWorkspace({
+      ownerEmail: email,
+      name,
+      keyPlaintext: '',
+    });
     return {
       workspace_id: created.workspace!.id,
       workspace_name: created.workspace!.name,
@@ -27,9 +50,9 @@ const COMMANDS: Record<string, (args: string[], rpc: AuthRpc) => Promise<Record<
       key: created.keyPlaintext,
     };
   },
-  async 'add-member'(args, rpc) {
+  async 'add-member'(args, connect) {
     const { workspace, email, role = 'member' } = options(args, { workspace: true, email: true, role: false });
-    const added = await rpc.addMember({ workspaceId: workspace, email, role });
+    const added = await connect('auth', auth.AuthServiceService).addMember({ workspaceId: workspace, email, role });
     return {
       workspace_id: workspace,
       user_id: added.user!.id,
@@ -39,16 +62,81 @@ const COMMANDS: Record<string, (args: string[], rpc: AuthRpc) => Promise<Record<
       key: added.keyPlaintext,
     };
   },
-  async 'remove-member'(args, rpc) {
+  async 'remove-member'(args, connect) {
     const { workspace, email } = options(args, { workspace: true, email: true });
-    const { user } = await rpc.removeMember({ workspaceId: workspace, email });
+    const { user } = await connect('auth', auth.AuthServiceService).removeMember({ workspaceId: workspace, email });
     return { workspace_id: workspace, user_id: user!.id, email: user!.email };
+  },
+  async 'grant-credits'(args, connect) {
+    const given = options(args, {
+      workspace: true,
+      credits: true,
+      reason: true,
+      'grant-id': false,
+      'granted-by': false,
+    });
+    const credits = wholeCredits(given.credits);
+    const grantId = given['grant-id'] ?? randomUUID();
+    // Billing does not know workspaces: auth says whether this one exists (404 otherwise).
+    await connect('auth', auth.AuthServiceService).findWorkspace({ workspaceId: given.workspace });
+    const { entry, grantedBy } = await naming(grantId, () =>
+      connect('billing', billingGrants.CreditGrantServiceService).grantCredits({
+        workspaceId: given.workspace,
+        grantId,
+        credits,
+        reason: given.reason,
+        grantedBy: given['granted-by'] ?? operatorName(),
+      }),
+    );
+    return {
+      workspace_id: entry!.workspaceId,
+      grant_id: grantId,
+      entry_id: entry!.id,
+      kind: entry!.kind,
+      credits: creditsOf(entry!.amount),
+      reason: entry!.description,
+      granted_by: grantedBy,
+      balance_after: creditsOf(entry!.balanceAfter),
+      created_at: new Date(entry!.createdAtMs).toISOString(),
+    };
   },
 };
 
+/** `--credits` as a whole number; its range is billing's to check (1 to GRANT_CREDITS_MAX). */
+function wholeCredits(text: string): number {
+  const credits = Number(text);
+  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(credits)) {
+    throw new UsageError(`--credits must be a whole number of credits, not ${JSON.stringify(text)}`);
+  }
+  return credits;
+}
+
+/** Millicredits on the wire, whole credits in what the operator reads. */
+const creditsOf = (amount: common.Credits | undefined) => (amount?.millicredits ?? 0) / 1000;
+
+/** Who runs the command, kept on the entry: the operator's login on this machine. */
+function operatorName(): string {
+  try {
+    return `${userInfo().username}@${hostname()}`;
+  } catch {
+    return `rde admin@${hostname()}`;
+  }
+}
+
+/** A grant that may not have landed names its grant id, so the operator's rerun grants at most once. */
+async function naming<T>(grantId: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof RdeError) || error.httpStatus < 500) throw error;
+    throw new RdeError(error.code, error.httpStatus, { ...error.body, rerun_with: `--grant-id ${grantId}` });
+  }
+}
+
 /**
- * `rde admin <command>`: the operator's way to create workspaces and members, which the public
- * interface does not expose. Prints one JSON object on stdout; returns the exit code (2 = usage).
+ * `rde admin <command>`: the operator's way to create workspaces and members and to grant
+ * credits, which the public interface does not expose. Prints one JSON object on stdout; returns
+ * the exit code (2 = usage).
  */
 export async function admin(args: string[], variables: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = args;
@@ -57,18 +145,16 @@ export async function admin(args: string[], variables: NodeJS.ProcessEnv): Promi
     console.error(`usage:\n${ADMIN_USAGE}`);
     return command === undefined ? 0 : 2;
   }
+  const opened: { close(): void }[] = [];
+  // Retried only where the contract says idempotent (GrantCredits, by its grant id): the RPCs
+  // that mint a key are not, so a blind retry never mints two.
+  const connect: Connect = (module, definition) => {
+    const client = createClient(definition, { address: addressOf(module, variables), deadlineMs: 10_000 });
+    opened.push(client);
+    return client.rpc;
+  };
   try {
-    const { RDE_AUTH_ADDR } = loadConfig({ RDE_AUTH_ADDR: z.string().default('127.0.0.1:7101') }, variables);
-    // Not retried: each command mints a key, so a blind retry could mint two.
-    const client = createClient(auth.AuthServiceService, {
-      address: RDE_AUTH_ADDR,
-      deadlineMs: 10_000,
-    });
-    try {
-      console.log(JSON.stringify(await run(rest, client.rpc)));
-    } finally {
-      client.close();
-    }
+    console.log(JSON.stringify(await run(rest, connect)));
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {
@@ -80,6 +166,8 @@ export async function admin(args: string[], variables: NodeJS.ProcessEnv): Promi
       return 1;
     }
     throw error;
+  } finally {
+    for (const client of opened) client.close();
   }
 }
 

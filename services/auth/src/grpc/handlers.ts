@@ -41,6 +41,10 @@ export function authHandlers(accounts: AccountService, keys: KeyService): Handle
       return { role: await accounts.membershipOf(request.workspaceId, request.userId) };
     },
 
+    async findWorkspace(request) {
+      return { workspace: toWorkspace(await accounts.workspace(request.workspaceId)) };
+    },
+
     async getWorkspace(_request, { caller }) {
       const view = await accounts.view(required(caller));
       return {

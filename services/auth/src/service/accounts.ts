@@ -63,10 +63,16 @@ export class AccountService {
     return { workspace, owner, key };
   }
 
+  /** A workspace by its id; 404 when there is none. */
+  async workspace(workspaceId: string): Promise<WorkspaceDocument> {
+    const workspace = workspaceId ? await this.store.workspaces.byId(workspaceId) : null;
+    if (!workspace) throw errors.notFound('Workspace not found');
+    return workspace;
+  }
+
   /** Adds the user with this email (created when new) to a workspace, with their first key. */
   async addMember(input: { workspaceId: string; email: string; role: Role }): Promise<AddedMember> {
-    const workspace = await this.store.workspaces.byId(input.workspaceId);
-    if (!workspace) throw errors.notFound('Workspace not found');
+    const workspace = await this.workspace(input.workspaceId);
     const user = await this.store.users.ensure(input.email);
     const added = await this.store.memberships.add(workspace._id, user._id, input.role, this.clock.now());
     if (!added) throw errors.conflict({ detail: `${input.email} is already a member of this workspace` });

@@ -5,10 +5,8 @@ import type { LedgerEntry } from '../domain/ledger';
 import { purchasedRemaining } from '../domain/purchases';
 import { isLive, type SubscriptionDocument } from '../domain/subscriptions';
 import type { GrantRepository } from '../store/grants';
-import type { LedgerStore } from '../store/ledger';
 import type { SubscriptionRepository } from '../store/subscriptions';
-
-const MAX_ROUNDS = 50;
+import type { AccountEntries } from './account-entries';
 
 /**
  * Monthly plan grants at `next_grant_at`: the rollover cut, then the grant, each a ledger entry
@@ -18,7 +16,7 @@ const MAX_ROUNDS = 50;
 export class PlanGrants {
   constructor(
     private readonly book: CreditBook,
-    private readonly ledger: LedgerStore,
+    private readonly entries: AccountEntries,
     private readonly grants: GrantRepository,
     private readonly subscriptions: SubscriptionRepository,
     private readonly clock: Clock,
@@ -62,31 +60,18 @@ export class PlanGrants {
       // Purchased credits never expire: only the plan part of the balance is cut.
       const planRemaining = account.balance - purchasedRemaining(account);
       const excess = rolloverExcess(planRemaining, subscription.plan_id, amount);
-      if (excess > 0) await this.write(workspaceId, rolloverEntry(grant._id, workspaceId, excess, now));
+      if (excess > 0) await this.entries.write(workspaceId, rolloverEntry(grant._id, workspaceId, excess, now));
     }
-    await this.write(workspaceId, grant);
+    await this.entries.write(workspaceId, grant);
     this.logger.info({ workspaceId, grantId: grant._id, amount }, 'plan credits granted');
   }
 
   /** A purchase's credits, granted once however often its entry is written. */
   async grantPurchase(entry: LedgerEntry): Promise<void> {
-    await this.write(entry.workspace_id, entry, true);
+    await this.entries.write(entry.workspace_id, entry, true);
     this.logger.info(
       { workspaceId: entry.workspace_id, entryId: entry._id, amount: entry.amount },
       'credits purchased',
     );
-  }
-
-  /** Ledger first (the first amount written wins), then the account once, then balance_after. */
-  private async write(workspaceId: string, entry: LedgerEntry, purchase = false): Promise<void> {
-    const stored = await this.ledger.insertOnce(entry);
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      const account = await this.book.account(workspaceId);
-      const applied = this.grants.applied(account, stored._id);
-      if (applied)
-        return this.ledger.recordBalancesAfter([{ charge_id: stored._id, balance_after: applied.balance_after }]);
-      await this.grants.apply(account, stored._id, stored.amount, purchase);
-    }
-    throw new Error(`${entry._id}: its guarded write lost ${MAX_ROUNDS} races in a row`);
   }
 }

@@ -59,6 +59,20 @@ const topupPlanRequired = () =>
     detail: 'Buying credits needs a paid plan: subscribe first.',
   });
 
+/**
+ * The spec's 503 body, plus what to configure: a newcomer meets it first in development, where
+ * credits come from `rde admin grant-credits` instead (decision 0051).
+ */
+const stripeDisabled = (workspaceId = '<workspace id>') =>
+  httpError(503, {
+    error: 'stripe_disabled',
+    message: 'Payments are not configured on this deployment.',
+    detail:
+      'Payments are not configured on this deployment: set RDE_STRIPE_SECRET_KEY (and RDE_STRIPE_WEBHOOK_SECRET ' +
+      'for webhooks). In development, grant credits instead: ' +
+      `rde admin grant-credits --workspace ${workspaceId} --credits <n> --reason "<why>"`,
+  });
+
 const noSubscription = () =>
   httpError(404, { error: 'no_subscription', detail: 'This workspace has no subscription (it is on Free).' });
 
@@ -240,7 +254,7 @@ export class Subscriptions {
 
   /** A webhook delivery: verified, applied once, older-than-known state ignored. */
   async applyProviderEvent(payload: Buffer, signature: string): Promise<boolean> {
-    if (!this.provider || !this.options.webhookSecret) throw httpError(503, { error: 'stripe_disabled' });
+    if (!this.provider || !this.options.webhookSecret) throw stripeDisabled();
     let event: Stripe.Event;
     try {
       event = this.provider.webhooks.constructEvent(payload, signature, this.options.webhookSecret);
@@ -333,7 +347,7 @@ export class Subscriptions {
   /** Owner-only first, then the 503 when payments are off. */
   private enabled(caller: Caller): Stripe {
     requireOwner(caller);
-    if (!this.provider) throw httpError(503, { error: 'stripe_disabled' });
+    if (!this.provider) throw stripeDisabled(caller.workspaceId);
     return this.provider;
   }
 

@@ -20,6 +20,8 @@ export type LedgerEntry = {
   session_id: string;
   /** ms since the epoch */
   created_at: number;
+  /** Who or what gave an operator's grant (decision 0051); absent on every other entry. */
+  granted_by?: string;
   /** The balance right after this entry was applied; absent while it is being applied. */
   balance_after?: number;
 };

@@ -6,5 +6,6 @@ export { MongoConnection, MongoDocumentStore } from './mongo/document-store';
 export { KafkaBus, type KafkaBusOptions } from './kafka/bus';
 export { RedisKeyValue } from './redis/key-value';
 export { defaultRetryBackoff, type RetryBackoff } from './handler-retry';
+export { sleepUnlessAborted } from './abortable-sleep';
 export { SmtpMail } from './smtp/mail';
 export { LoggedMail } from './memory/mail';
