@@ -527,9 +527,10 @@ describe(`search (${mode})`, () => {
         charged: 4,
         credits_charged: 4,
         balance: 96,
-        // The run's own hold is over once its settlement is written: only other holds would show.
+        // The run's own hold is over once its settlement is written: only other holds would show,
+        // and with none the charge is final (decision 0057).
         reserved: 0,
-        settled: false,
+        settled: true,
         run_id: expect.stringMatching(/^run_/),
         dataset_id: expect.stringMatching(/^ds_/),
         row_count: 4,

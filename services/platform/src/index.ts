@@ -13,6 +13,7 @@ export * from './grpc';
 export * from './grpc-module';
 export * from './namespaced-backends';
 export * from './outbox';
+export * from './paid-call-metering';
 export * from './paid-runs';
 export * from './csv';
 export * from './metrics';

@@ -9,7 +9,8 @@ const START_DEADLINE_MS = 100_000;
 
 /**
  * Dataset enrichment runs (spec "Dataset enrichment runs"): start one, poll it (free), cancel it
- * (decision 0033). 402: the balance cannot cover one row (with `checkout_url` when payments are
+ * (decision 0033). The poll also answers the run of an enrichment call over rows (spec States,
+ * decision 0057). 402: the balance cannot cover one row (with `checkout_url` when payments are
  * configured); 404: an input dataset not in this
  * workspace; 409: the output dataset would pass the workspace's dataset quota; 429: too many runs
  * of the workspace are running.

@@ -7,6 +7,7 @@ import { EnrichJobPoller } from '../../jobs/enrich-job-poller';
 import { RunChunkWork } from '../../jobs/run-chunks';
 import { DatasetRunRepository } from '../../store/dataset-runs';
 import { RunChunkRepository } from '../../store/run-chunks';
+import { CallRuns } from '../runs/call-runs';
 import { ChunkWorker } from '../runs/chunk-worker';
 import { EnrichRuns } from '../runs/enrich-runs';
 import { RunHolds } from '../runs/run-holds';
@@ -126,6 +127,7 @@ export function buildEnrichment(deps: {
   const enrichRuns = new EnrichRuns({
     runs: datasetRuns,
     chunks: stores.chunks,
+    callRuns: new CallRuns(stores.runs, stores.jobs, clients.dataset),
     providers,
     clients,
     replayKeys: deps.keyValue,

@@ -33,6 +33,7 @@ import type { DatasetRunDocument, DatasetRunRepository } from '../../store/datas
 import type { RunChunkDocument, RunChunkRepository } from '../../store/run-chunks';
 import { worstCasePerRow } from '../enrich/prices';
 import type { ProviderPort } from '../enrich/providers';
+import type { CallRuns } from './call-runs';
 import { runView, type RunView } from './run-view';
 
 /** Rows read from an input dataset per GetRows page (the dataset service's largest page). */
@@ -71,6 +72,8 @@ export interface EnrichRunsOptions {
 export interface EnrichRunsDependencies {
   readonly runs: DatasetRunRepository;
   readonly chunks: RunChunkRepository;
+  /** The runs of enrichment calls over rows, polled at the same route. */
+  readonly callRuns: CallRuns;
   readonly providers: ProviderPort;
   readonly clients: WaterfallClients;
   readonly replayKeys: KeyValue;
@@ -145,8 +148,14 @@ export class EnrichRuns {
     return this.view(run!);
   }
 
+  /** A dataset run, or the run of an enrichment call over rows (the same record; spec States). */
   async get(runId: string, caller: Caller | undefined): Promise<RunView> {
-    return this.view(await this.found(runId, caller), { sample: true });
+    if (!caller?.workspaceId) throw errors.unauthenticated();
+    const run = await this.deps.runs.find(caller.workspaceId, runId);
+    if (run) return this.view(run, { sample: true });
+    const call = await this.deps.callRuns.view(caller.workspaceId, runId);
+    if (!call) throw errors.notFound(`no enrich run ${runId} in this workspace`);
+    return call;
   }
 
   /** Stops a running run (decision 0033): chunks not admitted yet walk nothing; the rest finish and bill. */

@@ -2,6 +2,7 @@ import { RdeError } from '@rde/platform';
 import type { DatasetClient } from '../../clients';
 import type { Row } from '../../domain/enrich/subject';
 import type { DatasetRunDocument } from '../../store/dataset-runs';
+import type { EnrichRunDocument } from '../../store/enrich-runs';
 import type { RunChunkDocument } from '../../store/run-chunks';
 import { callerOf } from '../enrich/provider-jobs';
 import { partialBudgetWarning } from '../../domain/runs/plan';
@@ -9,7 +10,7 @@ import { partialBudgetWarning } from '../../domain/runs/plan';
 /** Rows of an ended run's sample (spec: a 5-row sample). */
 const SAMPLE_ROWS = 5;
 /** How often a client polls a running run. */
-const POLL_AFTER_S = 2;
+export const POLL_AFTER_S = 2;
 
 export type RunView = Record<string, unknown> & { _meta: Record<string, unknown> };
 
@@ -82,18 +83,39 @@ function summaryOf(run: DatasetRunDocument, chunks: readonly RunChunkDocument[])
  * the range), and the sample: those rows.
  */
 async function endedFields(run: DatasetRunDocument, dataset: DatasetClient, withSample: boolean) {
+  return endedOf(await outputOf(run, run.range_start, SAMPLE_ROWS, dataset), withSample);
+}
+
+/** A run's output dataset: its columns, and up to `limit` of its rows from `offset` on. */
+export interface RunOutput {
+  readonly columns: readonly string[];
+  readonly rows: Row[];
+}
+
+/** Reads a run's output; undefined when the client deleted it (the run's record stays, without it). */
+export async function outputOf(
+  run: EnrichRunDocument,
+  offset: number,
+  limit: number,
+  dataset: DatasetClient,
+): Promise<RunOutput | undefined> {
   const caller = callerOf(run);
   const datasetId = run.dataset_id;
   const [record, page] = await Promise.all([
     dataset.getDataset({ datasetId }, { caller }),
-    dataset.getRows({ datasetId, page: { offset: run.range_start, limit: SAMPLE_ROWS } }, { caller }),
+    dataset.getRows({ datasetId, page: { offset, limit } }, { caller }),
   ]).catch((error: unknown) => {
-    // The client deleted the output dataset: the run's record stays, without columns or sample.
     if (error instanceof RdeError && error.httpStatus === 404) return [undefined, undefined];
     throw error;
   });
-  if (!record || !page) return { columns: [], ...(withSample && { sample: [] }) };
-  const sample = JSON.parse(page.rowsJson.toString('utf8')) as Row[];
-  const columns = [...new Set([...(record.dataset?.columns ?? []), ...sample.flatMap((row) => Object.keys(row))])];
+  if (!record || !page) return undefined;
+  return { columns: record.dataset?.columns ?? [], rows: JSON.parse(page.rowsJson.toString('utf8')) as Row[] };
+}
+
+/** An ended run's columns (the output's, then those its first rows carry) and its 5-row sample. */
+export function endedOf(output: RunOutput | undefined, withSample: boolean) {
+  if (!output) return { columns: [], ...(withSample && { sample: [] }) };
+  const sample = output.rows.slice(0, SAMPLE_ROWS);
+  const columns = [...new Set([...output.columns, ...sample.flatMap((row) => Object.keys(row))])];
   return { columns, ...(withSample && { sample }) };
 }
