@@ -16,16 +16,19 @@ interface Operation {
 }
 
 interface Document {
+  info: { title: string; description: string };
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Operation>>;
 }
 
 let document: Document;
+let docsPage: string;
 let list: { name: string; operation: Operation }[];
 
 beforeAll(async () => {
   const app = await gatewayOver({});
   document = (await app.inject({ url: '/openapi.json' })).json() as Document;
+  docsPage = (await app.inject({ url: '/docs' })).body;
   await app.close();
   list = Object.entries(document.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })),
@@ -46,6 +49,12 @@ test('every operation has a summary, one tag of the spec groups and a descriptio
     )
     .map(({ name }) => name);
   expect(undocumented).toEqual([]);
+});
+
+test('/docs and the document introduce RDE, not the docs tool', () => {
+  expect(docsPage).toContain('<title>RDE — recruiting data engine');
+  expect(document.info.title).toBe('RDE — recruiting data engine');
+  expect(document.info.description).toMatch(/dry_run: true/);
 });
 
 test('every documented operation exists: no entry outlives its route', async () => {
