@@ -41,10 +41,8 @@ const CANNOT_SUCCEED: Record<string, string> = {
   'POST /api/v2/auth/password/signup/complete': 'needs the token of an emailed set-password link',
   'POST /api/v2/auth/password/login': 'the dev user has no password',
   'GET /api/v2/auth/oauth/google/start': 'needs an external identity provider configured (404 otherwise)',
-  'GET /.well-known/openai-apps-challenge': 'needs a domain-proof token configured (404 otherwise)',
   'GET /api/v2/mcp': 'answers 405 to a valid bearer by design: no server-initiated streams',
   'DELETE /api/v2/mcp': 'answers 405 by design: the MCP server is stateless',
-  'GET /api/v2/mcp/oauth/authorize': 'needs a registered client, PKCE and a browser session',
   'POST /api/v2/mcp/oauth/authorize': "needs the browser session's cookie",
   'POST /api/v2/mcp/oauth/token': 'needs an authorization code from the consent',
   'POST /api/v2/mcp/oauth/revoke': 'takes a form-encoded body, which the document gives no JSON example for',
@@ -62,6 +60,7 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
     const vendor = 'https://crm.example.test';
     rde = await startRde({
       ...STRIPE_ENV,
+      RDE_OPENAI_APPS_CHALLENGE: 'domain-proof-token',
       RDE_INTEGRATIONS: JSON.stringify({
         hubspot: {
           issuer: vendor,
@@ -83,7 +82,7 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
   };
 
   /**
-   * Resources the path parameters and body keys name, made first, keyed by parameter name; and
+   * Resources the parameters and body keys name, made first, keyed by parameter name; and
    * a key of its own for logout, which revokes the key it is sent with.
    */
   async function fixtures() {
@@ -96,6 +95,13 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
     const doomedKey = ok(await api(rde, 'POST', '/api/v2/keys', { body: { name: 'revoked by DELETE' } }), 'key');
     const logoutKey = ok(await api(rde, 'POST', '/api/v2/keys', { body: { name: 'logged out' } }), 'key');
     const claim = ok(await api(rde, 'POST', '/api/v2/auth/cli/start', { key: null }), 'claim');
+    const client = ok(
+      await api(rde, 'POST', '/api/v2/mcp/oauth/register', {
+        key: null,
+        body: { redirect_uris: ['http://localhost:3000/callback'] },
+      }),
+      'client',
+    );
     const run = ok(
       await api(rde, 'POST', '/enrich/run', { body: { input: dataset.id, steps: ['email_enrichment'], detach: true } }),
       'run',
@@ -108,6 +114,7 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
       key_id: doomedKey.id,
       user_id: me.user.id,
       claim_id: claim.claim_id,
+      client_id: client.client_id,
       run_id: run._meta.run_id,
     };
     return { byName, logoutKey: logoutKey.key as string };
@@ -123,7 +130,7 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
       return encodeURIComponent(String(value));
     });
     const query = Object.fromEntries(
-      parameters.filter((p) => p.in === 'query' && p.example !== undefined).map((p) => [p.name, String(p.example)]),
+      parameters.filter((p) => p.in === 'query' && example(p) !== undefined).map((p) => [p.name, String(example(p))]),
     );
     const body = operation.requestBody?.content['application/json']?.example;
     const named =

@@ -1,6 +1,8 @@
 import type { OperationGroup } from '../operation-docs';
 
 const MCP_SPEC = 'MCP server and OAuth for MCP';
+/** Where the example client is sent back: registered by the registration example, asked for by the authorization one. */
+const REDIRECT_URI = 'http://localhost:3000/callback';
 
 export const mcp: OperationGroup = {
   tag: 'MCP',
@@ -46,12 +48,24 @@ export const mcp: OperationGroup = {
       summary: 'Register an OAuth client',
       spec: `${MCP_SPEC}, POST /api/v2/mcp/oauth/register`,
       does: 'Open dynamic client registration (RFC 7591): answers a `client_id` for a public PKCE client.',
-      body: { redirect_uris: ['http://localhost:3000/callback'], client_name: 'my agent' },
+      body: { redirect_uris: [REDIRECT_URI], client_name: 'my agent' },
     },
     'GET /api/v2/mcp/oauth/authorize': {
       summary: 'Authorization request',
       spec: `${MCP_SPEC}, GET /api/v2/mcp/oauth/authorize`,
-      does: 'Checks the request (PKCE S256 required) and shows the consent page to a signed-in browser.',
+      does:
+        'Checks the request (a registered client, PKCE S256) and shows the consent page to a signed-in browser; ' +
+        'any other browser is sent to sign in first.',
+      query: {
+        response_type: 'code',
+        client_id: 'the client_id registration answered',
+        redirect_uri: REDIRECT_URI,
+        // RFC 7636's own example challenge.
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+        scope: 'mcp',
+        state: 'af0ifjsldkj',
+      },
     },
     'POST /api/v2/mcp/oauth/authorize': {
       summary: 'Consent',
