@@ -226,10 +226,10 @@ describe(`API keys (${mode})`, () => {
     expect(keys.body.keys.map((key: { id: string }) => key.id)).toEqual([owner.key_id]);
   });
 
-  test('the routes are in the OpenAPI document under the keys tag', async () => {
+  test('the routes are in the OpenAPI document under the Keys tag', async () => {
     const document = (await api(rde, 'GET', '/openapi.json', { key: null })).body;
-    expect(document.paths['/api/v2/keys'].post.tags).toEqual(['keys']);
-    expect(document.paths['/api/v2/keys'].get.tags).toEqual(['keys']);
-    expect(document.paths['/api/v2/keys/{key_id}'].delete.tags).toEqual(['keys']);
+    expect(document.paths['/api/v2/keys'].post.tags).toEqual(['Keys']);
+    expect(document.paths['/api/v2/keys'].get.tags).toEqual(['Keys']);
+    expect(document.paths['/api/v2/keys/{key_id}'].delete.tags).toEqual(['Keys']);
   });
 });

@@ -5,7 +5,9 @@ Generic over /openapi.json, so a route added later is covered without a change h
   one, and each generated object body is sent with `dry_run: true`;
 - the run never revokes the key it authenticates with (its id is in RDE_ST_KEY_ID; logout is not
   fuzzed at all, see schemathesis.toml): every later case would only see 401;
-- CSV responses are read as text, so their schema (a string) is checked too.
+- CSV responses are read as text, so their schema (a string) is checked too;
+- MCP requests accept both JSON and an event stream, as Streamable HTTP requires of every MCP client
+  (the operation's description says so; without it the transport answers 406).
 """
 
 import os
@@ -37,8 +39,20 @@ def _declares_dry_run(operation) -> bool:
     return False
 
 
+MCP_PATH = "/api/v2/mcp"
+MCP_ACCEPT = "application/json, text/event-stream"
+
+
+def _tests_a_missing_bearer(case) -> bool:
+    """A coverage case leaving out Authorization: editing its headers would have Schemathesis send it."""
+    data = getattr(getattr(case.meta, "phase", None), "data", None)
+    return str(getattr(data, "parameter", "") or "").lower() == "authorization"
+
+
 @schemathesis.hook
 def before_call(context, case, **kwargs):
+    if case.path == MCP_PATH and case.method.upper() == "POST" and not _tests_a_missing_bearer(case):
+        case.headers = {**(case.headers or {}), "Accept": MCP_ACCEPT}
     if isinstance(case.body, dict) and _declares_dry_run(case.operation):
         case.body["dry_run"] = True
     protected = os.environ.get("RDE_ST_KEY_ID")

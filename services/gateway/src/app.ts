@@ -11,6 +11,7 @@ import type { GatewayDependencies } from './dependencies';
 import { registerAuthentication } from './plugins/authentication';
 import { registerRequestMetrics } from './plugins/request-metrics';
 import { registerRequestTracing } from './plugins/request-tracing';
+import { DOCS_UI, DOCUMENT, OPERATION_GROUPS, registerOperationDocs } from './openapi';
 import { ROUTE_MODULES } from './routes';
 
 const PROBES = new Set(['/health', '/healthz', '/ready']);
@@ -28,21 +29,15 @@ export async function buildGateway(deps: GatewayDependencies): Promise<FastifyIn
   registerRequestTracing(app);
   registerContract(app);
   const allowedMethods = trackRouteMethods(app);
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'RDE — recruiting data engine', version: '0.1.0' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-  });
+  registerOperationDocs(app, OPERATION_GROUPS);
+  await app.register(swagger, DOCUMENT);
   await app.register(cookie);
   await app.register(async (docs) => {
     // The rendered document is for people before they hold a key.
     docs.addHook('onRoute', (route) => {
       route.config = { ...route.config, public: true };
     });
-    await docs.register(swaggerUi, { routePrefix: '/docs' });
+    await docs.register(swaggerUi, DOCS_UI);
   });
   registerJsonBodies(app);
   registerRequestMetrics(app);

@@ -15,7 +15,6 @@ import {
   redirectSchema,
 } from './schemas';
 
-const tags = ['sign-in'];
 const open = { public: true } as const;
 /** The dashboard's sign-in page, on this origin. */
 const SIGN_IN_PAGE = '/auth/signin';
@@ -28,7 +27,7 @@ export async function claimRoutes(app: FastifyInstance, deps: GatewayDependencie
 
   app.post(
     '/api/v2/auth/cli/start',
-    { config: open, schema: { tags, security: [], response: { 200: claimStartedSchema, ...publicErrors } } },
+    { config: open, schema: { security: [], response: { 200: claimStartedSchema, ...publicErrors } } },
     async (request) => {
       const { claimId, expiresAtMs } = await signIn.startClaim({ clientIp: request.ip });
       const base = `${originOf(request)}/api/v2/auth/cli`;
@@ -46,7 +45,6 @@ export async function claimRoutes(app: FastifyInstance, deps: GatewayDependencie
     {
       config: open,
       schema: {
-        tags,
         security: [],
         params: claimParams,
         querystring: claimPageQuery,
@@ -66,7 +64,6 @@ export async function claimRoutes(app: FastifyInstance, deps: GatewayDependencie
     {
       config: open,
       schema: {
-        tags,
         security: [],
         params: claimParams,
         body: anyBody,
@@ -80,7 +77,7 @@ export async function claimRoutes(app: FastifyInstance, deps: GatewayDependencie
 
   app.post<{ Body: { claim_id: string; invite_code?: string } }>(
     '/api/v2/auth/cli/approve',
-    { schema: { tags, body: approveBody, response: { 200: approvedSchema, ...bearerErrors } } },
+    { schema: { body: approveBody, response: { 200: approvedSchema, ...bearerErrors } } },
     async (request) => {
       const { claim_id: claimId, invite_code: inviteCode = '' } = request.body;
       return approved(await signIn.approveClaim({ claimId, inviteCode }, { caller: request.caller }));
@@ -91,7 +88,7 @@ export async function claimRoutes(app: FastifyInstance, deps: GatewayDependencie
     '/api/v2/auth/cli/poll/:claim_id',
     {
       config: open,
-      schema: { tags, security: [], params: claimParams, response: { 200: pollSchema, ...claimErrors } },
+      schema: { security: [], params: claimParams, response: { 200: pollSchema, ...claimErrors } },
     },
     async (request) => {
       const { status, token, workspaceId } = await signIn.pollClaim({ claimId: request.params.claim_id });

@@ -4,7 +4,6 @@ import type { GatewayDependencies } from '../../dependencies';
 import { setSessionCookie } from '../../session-cookie';
 import { claimErrors, externalCallbackQuery, externalStartQuery, redirectSchema } from './schemas';
 
-const tags = ['sign-in'];
 const open = { public: true } as const;
 const CALLBACK_PATH = '/api/v2/auth/oauth/google/callback';
 /** Same-origin pages of the dashboard the callback sends the browser to. */
@@ -19,7 +18,6 @@ export async function externalSignInRoutes(app: FastifyInstance, deps: GatewayDe
     {
       config: open,
       schema: {
-        tags,
         security: [],
         querystring: externalStartQuery,
         response: { 302: redirectSchema, ...claimErrors },
@@ -41,7 +39,7 @@ export async function externalSignInRoutes(app: FastifyInstance, deps: GatewayDe
     CALLBACK_PATH,
     {
       config: open,
-      schema: { tags, security: [], querystring: externalCallbackQuery, response: { 302: redirectSchema } },
+      schema: { security: [], querystring: externalCallbackQuery, response: { 302: redirectSchema } },
     },
     async (request, reply) => {
       try {

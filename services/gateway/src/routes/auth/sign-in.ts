@@ -18,7 +18,6 @@ import {
   verifyCodeBody,
 } from './schemas';
 
-const tags = ['sign-in'];
 const open = { public: true } as const;
 
 interface SignInRequestBody {
@@ -42,7 +41,7 @@ export async function signInRoutes(app: FastifyInstance, deps: GatewayDependenci
     '/api/v2/auth/magic-link',
     {
       config: open,
-      schema: { tags, security: [], body: signInRequestBody, response: { 200: sentSchema, ...mailErrors } },
+      schema: { security: [], body: signInRequestBody, response: { 200: sentSchema, ...mailErrors } },
     },
     async (request) => {
       const { email } = await signIn.sendMagicLink(signInRequest(request.body));
@@ -54,7 +53,7 @@ export async function signInRoutes(app: FastifyInstance, deps: GatewayDependenci
     '/api/v2/auth/magic-link/verify',
     {
       config: open,
-      schema: { tags, security: [], body: verifyBody, response: { 200: signedInSchema, ...spendErrors } },
+      schema: { security: [], body: verifyBody, response: { 200: signedInSchema, ...spendErrors } },
     },
     async (request, reply) => {
       const { result } = await signIn.verifyMagicLink({ token: request.body.token ?? '' });
@@ -66,7 +65,7 @@ export async function signInRoutes(app: FastifyInstance, deps: GatewayDependenci
     '/api/v2/auth/magic-link/verify-code',
     {
       config: open,
-      schema: { tags, security: [], body: verifyCodeBody, response: { 200: signedInSchema, ...spendErrors } },
+      schema: { security: [], body: verifyCodeBody, response: { 200: signedInSchema, ...spendErrors } },
     },
     async (request, reply) => {
       const { result } = await signIn.verifyCode(request.body);
@@ -78,7 +77,7 @@ export async function signInRoutes(app: FastifyInstance, deps: GatewayDependenci
     '/api/v2/auth/password/signup',
     {
       config: open,
-      schema: { tags, security: [], body: signInRequestBody, response: { 200: pendingSchema, ...mailErrors } },
+      schema: { security: [], body: signInRequestBody, response: { 200: pendingSchema, ...mailErrors } },
     },
     async (request) => {
       const { email } = await signIn.startPasswordSignup(signInRequest(request.body));
@@ -90,7 +89,7 @@ export async function signInRoutes(app: FastifyInstance, deps: GatewayDependenci
     '/api/v2/auth/password/signup/complete',
     {
       config: open,
-      schema: { tags, security: [], body: completeBody, response: { 200: signedInSchema, ...spendErrors } },
+      schema: { security: [], body: completeBody, response: { 200: signedInSchema, ...spendErrors } },
     },
     async (request, reply) => {
       const { result } = await signIn.completePasswordSignup(request.body);
@@ -103,7 +102,6 @@ export async function signInRoutes(app: FastifyInstance, deps: GatewayDependenci
     {
       config: open,
       schema: {
-        tags,
         security: [],
         body: loginBody,
         response: { 200: signedInSchema, 401: bearerErrors[401], ...publicErrors },
@@ -118,7 +116,7 @@ export async function signInRoutes(app: FastifyInstance, deps: GatewayDependenci
 
   app.post(
     '/api/v2/auth/logout',
-    { schema: { tags, response: { 200: okSchema, ...bearerErrors } } },
+    { schema: { response: { 200: okSchema, ...bearerErrors } } },
     async (request, reply) => {
       await signIn.logout({ token: request.bearerToken });
       app.forgetBearer(request.bearerToken);

@@ -13,7 +13,6 @@ import {
   spendingCapBody,
 } from './schemas';
 
-const tags = ['billing'];
 const MILLICREDITS_PER_CREDIT = 1000;
 
 /** USD → whole cents; the cap rounds to the cent (decision 0020), and an amount above 0 is at least one. */
@@ -26,7 +25,6 @@ const millicredits = (credits: number) => Math.max(1, Math.round(credits * MILLI
 export async function capRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
   const { spendCaps, auth } = deps.clients;
   const capSchema = (body: object | undefined) => ({
-    tags,
     ...(body && { body }),
     response: { 200: capResult, ...errorsOf(403) },
   });
@@ -77,7 +75,6 @@ export async function capRoutes(app: FastifyInstance, deps: GatewayDependencies)
   };
 
   const memberCapSchema = (body: object | undefined) => ({
-    tags,
     params: memberParams,
     ...(body && { body }),
     response: { 200: memberCapResult, ...errorsOf(403, 404) },
@@ -104,7 +101,7 @@ export async function capRoutes(app: FastifyInstance, deps: GatewayDependencies)
 
   app.get(
     '/api/v2/workspaces/members/spend-caps',
-    { schema: { tags, querystring: noQuery, response: { 200: memberCapList, ...errorsOf() } } },
+    { schema: { querystring: noQuery, response: { 200: memberCapList, ...errorsOf() } } },
     async (request) => {
       const { members } = await auth.listMembers({}, { caller: request.caller });
       const { members: caps } = await spendCaps.listMemberCaps(

@@ -11,7 +11,6 @@ import { LEDGER_COLUMNS, LEDGER_PAGE, creditsOrZero, ledgerRow, ledgerRows } fro
 import { balanceSchema, meSchema, noQuery, planCatalogSchema } from './schemas';
 
 const RECENT_ENTRIES = 10;
-const tags = ['billing'];
 
 /** The billing reads: the public plan catalog, the caller's plan state, balance and ledger export. */
 export async function billingRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
@@ -24,12 +23,12 @@ export async function billingRoutes(app: FastifyInstance, deps: GatewayDependenc
     '/api/v2/billing/plans',
     {
       config: { public: true },
-      schema: { tags, security: [], querystring: noQuery, response: { 200: planCatalogSchema } },
+      schema: { security: [], querystring: noQuery, response: { 200: planCatalogSchema } },
     },
     async () => parseJson((await clients.billing.listPlans({})).catalogJson),
   );
 
-  app.get('/api/v2/me', { schema: { tags, querystring: noQuery, response: { 200: meSchema } } }, async (request) => {
+  app.get('/api/v2/me', { schema: { querystring: noQuery, response: { 200: meSchema } } }, async (request) => {
     const { caller } = request;
     const [membership, { planStateJson }] = await Promise.all([
       clients.auth.getWorkspace({}, { caller }),
@@ -45,7 +44,7 @@ export async function billingRoutes(app: FastifyInstance, deps: GatewayDependenc
 
   app.get(
     '/billing/balance',
-    { schema: { tags, querystring: noQuery, response: { 200: balanceSchema } } },
+    { schema: { querystring: noQuery, response: { 200: balanceSchema } } },
     async (request) => {
       const { caller } = request;
       const [membership, { account, recentEntries, planStateJson }] = await Promise.all([
@@ -71,7 +70,6 @@ export async function billingRoutes(app: FastifyInstance, deps: GatewayDependenc
     '/api/v2/billing/ledger.csv',
     {
       schema: {
-        tags,
         querystring: noQuery,
         response: {
           200: {

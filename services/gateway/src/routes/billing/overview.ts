@@ -4,7 +4,6 @@ import { parseJson, withSeatsUsed } from './plan-state';
 import { ledgerRow } from './ledger';
 import { autoTopUpSchema, errorsOf, noQuery, overviewSchema } from './schemas';
 
-const tags = ['billing'];
 const RECENT_ENTRIES = 10;
 
 /** Billing reads any member may make: the overview and the auto top-up setting. */
@@ -13,7 +12,7 @@ export async function overviewRoutes(app: FastifyInstance, deps: GatewayDependen
 
   app.get(
     '/api/v2/billing/overview',
-    { schema: { tags, querystring: noQuery, response: { 200: overviewSchema, ...errorsOf() } } },
+    { schema: { querystring: noQuery, response: { 200: overviewSchema, ...errorsOf() } } },
     async (request) => {
       const { caller } = request;
       const [membership, { overviewJson, recentEntries }] = await Promise.all([
@@ -29,7 +28,7 @@ export async function overviewRoutes(app: FastifyInstance, deps: GatewayDependen
 
   app.get(
     '/api/v2/billing/auto-top-up',
-    { schema: { tags, querystring: noQuery, response: { 200: autoTopUpSchema, ...errorsOf() } } },
+    { schema: { querystring: noQuery, response: { 200: autoTopUpSchema, ...errorsOf() } } },
     async (request) => parseJson((await overview.getAutoTopUp({}, { caller: request.caller })).settingJson),
   );
 }

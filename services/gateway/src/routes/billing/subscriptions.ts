@@ -11,7 +11,6 @@ import {
   urlResult,
 } from './schemas';
 
-const tags = ['billing'];
 /** The payment provider's signature header on webhook deliveries. */
 const SIGNATURE_HEADER = 'stripe-signature';
 
@@ -22,7 +21,6 @@ export async function subscriptionRoutes(app: FastifyInstance, deps: GatewayDepe
   const { subscriptions } = deps.clients;
   const schema = (body: object | undefined, result: object, ...statuses: number[]) => ({
     schema: {
-      tags,
       ...(body && { body }),
       response: { 200: result, ...errorsOf(400, 403, 413, 415, 502, 503, ...statuses) },
     },
@@ -80,9 +78,7 @@ export async function subscriptionRoutes(app: FastifyInstance, deps: GatewayDepe
       {
         config: { public: true },
         schema: {
-          tags,
           security: [],
-          description: "The payment provider's webhook; authenticated by its signature header",
           response: {
             200: { type: 'object', properties: { received: { type: 'boolean' } } },
             ...errorsOf(400, 413, 415, 503),

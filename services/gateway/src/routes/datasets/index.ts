@@ -21,7 +21,6 @@ import {
 /** A CSV download runs as long as the client reads; the deadline only stops a stream left hanging. */
 const CSV_DEADLINE_MS = 30 * 60_000;
 
-const tags = ['datasets'];
 /** 400: a `session_id` that is not a `ses_` id. */
 const sessionErrors = errorResponses(400);
 /** 409: the workspace's dataset quotas (count, rows, bytes) have no room for it. */
@@ -39,7 +38,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
     '/api/v2/datasets',
     {
       bodyLimit: CREATE_BODY_LIMIT_BYTES,
-      schema: { tags, body: createBody, response: { 201: createdSchema, ...sessionErrors, ...quotaErrors } },
+      schema: { body: createBody, response: { 201: createdSchema, ...sessionErrors, ...quotaErrors } },
     },
     async (request, reply) => {
       const { body, caller } = request;
@@ -69,7 +68,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
     '/api/v2/datasets/:ds_id/rows',
     {
       bodyLimit: CREATE_BODY_LIMIT_BYTES,
-      schema: { tags, params: datasetParams, body: appendBody, response: { 200: datasetSchema, ...quotaErrors } },
+      schema: { params: datasetParams, body: appendBody, response: { 200: datasetSchema, ...quotaErrors } },
     },
     async (request) => {
       const { params, body, caller } = request;
@@ -85,7 +84,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
 
   app.get<{ Querystring: { session_id: string; offset: number; limit: number } }>(
     '/api/v2/datasets',
-    { schema: { tags, querystring: listQuery, response: { 200: listSchema, ...sessionErrors } } },
+    { schema: { querystring: listQuery, response: { 200: listSchema, ...sessionErrors } } },
     async (request) => {
       const { session_id: sessionId, offset, limit } = request.query;
       const listed = await datasets.listDatasets({ sessionId, page: { offset, limit } }, { caller: request.caller });
@@ -95,7 +94,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
 
   app.get<{ Params: DatasetParams }>(
     '/api/v2/datasets/:ds_id',
-    { schema: { tags, params: datasetParams, response: { 200: datasetSchema } } },
+    { schema: { params: datasetParams, response: { 200: datasetSchema } } },
     async (request) => {
       const found = await datasets.getDataset({ datasetId: request.params.ds_id }, { caller: request.caller });
       return publicJson.datasetRecord(found.dataset!);
@@ -104,7 +103,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
 
   app.delete<{ Params: DatasetParams }>(
     '/api/v2/datasets/:ds_id',
-    { schema: { tags, params: datasetParams, response: { 200: deletedSchema } } },
+    { schema: { params: datasetParams, response: { 200: deletedSchema } } },
     async (request) => {
       const deleted = await datasets.deleteDataset({ datasetId: request.params.ds_id }, { caller: request.caller });
       return { ok: true, deleted: deleted.datasetId };
@@ -113,7 +112,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
 
   app.get<{ Params: DatasetParams; Querystring: { offset: number; limit: number } }>(
     '/api/v2/datasets/:ds_id/rows',
-    { schema: { tags, params: datasetParams, querystring: rowsQuery, response: { 200: rowsSchema } } },
+    { schema: { params: datasetParams, querystring: rowsQuery, response: { 200: rowsSchema } } },
     async (request) => {
       const { offset, limit } = request.query;
       const page = await datasets.getRows(
@@ -126,7 +125,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
 
   app.get<{ Params: DatasetParams }>(
     '/api/v2/datasets/:ds_id/csv',
-    { schema: { tags, params: datasetParams, response: { 200: csvResponse } } },
+    { schema: { params: datasetParams, response: { 200: csvResponse } } },
     async (request, reply) => {
       const id = request.params.ds_id;
       const chunks = await started(

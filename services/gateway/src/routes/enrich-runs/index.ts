@@ -3,7 +3,6 @@ import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import { RUN_BODY_LIMIT_BYTES, runBody, runParams, runRecord, runRefused } from './schemas';
 
-const tags = ['enrich'];
 /** A blocking run answers its handle after about 85 s, under the spec's ~100 s gateway close. */
 const START_DEADLINE_MS = 100_000;
 
@@ -23,7 +22,7 @@ export async function enrichRunRoutes(app: FastifyInstance, deps: GatewayDepende
     '/enrich/run',
     {
       bodyLimit: RUN_BODY_LIMIT_BYTES,
-      schema: { tags, body: runBody, response: { 200: runRecord, 402: runRefused, ...errorResponses(404, 409, 429) } },
+      schema: { body: runBody, response: { 200: runRecord, 402: runRefused, ...errorResponses(404, 409, 429) } },
     },
     async (request) => {
       const { runJson } = await waterfall.startEnrichRun(
@@ -36,14 +35,14 @@ export async function enrichRunRoutes(app: FastifyInstance, deps: GatewayDepende
 
   app.get<{ Params: { run_id: string } }>(
     '/enrich/runs/:run_id',
-    { schema: { tags, params: runParams, response: { 200: runRecord } } },
+    { schema: { params: runParams, response: { 200: runRecord } } },
     async (request) =>
       parse((await waterfall.getEnrichRun({ runId: request.params.run_id }, { caller: request.caller })).runJson),
   );
 
   app.post<{ Params: { run_id: string } }>(
     '/enrich/runs/:run_id/cancel',
-    { schema: { tags, params: runParams, response: { 200: runRecord } } },
+    { schema: { params: runParams, response: { 200: runRecord } } },
     async (request) =>
       parse((await waterfall.cancelEnrichRun({ runId: request.params.run_id }, { caller: request.caller })).runJson),
   );

@@ -15,7 +15,6 @@ import {
   toolBody,
 } from './schemas';
 
-const tags = ['enrich'];
 /** A one-row call may wait out a provider job's poll budget after its lookups: more than the default deadline. */
 const ENRICH_DEADLINE_MS = 90_000;
 /** Beyond the shared statuses (contract.ts): 402 when the balance cannot hold the rows' worst case. */
@@ -49,14 +48,14 @@ export async function enrichRoutes(app: FastifyInstance, deps: GatewayDependenci
 
   app.post<{ Params: { capability: string }; Body: EnrichBody }>(
     '/enrich/:capability',
-    { schema: { tags, params: capabilityParams, body: enrichBody, response: responses } },
+    { schema: { params: capabilityParams, body: enrichBody, response: responses } },
     async (request) => enrich(request.params.capability, request.body ?? {}, request.caller),
   );
 
   for (const capability of ENRICH_CAPABILITIES) {
     app.post<{ Body: EnrichBody }>(
       `/tools/${capability}`,
-      { schema: { tags: ['tools', ...tags], body: toolBody, response: responses } },
+      { schema: { body: toolBody, response: responses } },
       async (request) => enrich(capability, request.body ?? {}, request.caller),
     );
   }
@@ -68,7 +67,7 @@ export async function enrichRoutes(app: FastifyInstance, deps: GatewayDependenci
 
   app.get<{ Params: { provider: string; job_id: string } }>(
     '/enrich/jobs/:provider/:job_id',
-    { schema: { tags, params: jobParams, response: { 200: jobRecord } } },
+    { schema: { params: jobParams, response: { 200: jobRecord } } },
     async (request) => job(request.params.provider, request.params.job_id, request.caller),
   );
 
@@ -77,7 +76,6 @@ export async function enrichRoutes(app: FastifyInstance, deps: GatewayDependenci
     `/tools/${publicSchemas.RESUME_TOOL}/:provider`,
     {
       schema: {
-        tags: ['tools', ...tags],
         params: resumeParams,
         body: resumeBody,
         response: { 200: jobRecord },

@@ -12,8 +12,6 @@ import {
   supportReceipt,
 } from './schemas';
 
-const tags = ['feedback'];
-
 interface ReportBody {
   message: string;
   category?: string;
@@ -26,7 +24,7 @@ export async function feedbackRoutes(app: FastifyInstance, deps: GatewayDependen
 
   app.post<{ Body: ReportBody }>(
     '/api/v2/feedback',
-    { schema: { tags, body: feedbackBody, response: { 201: createdReport, ...errorResponses } } },
+    { schema: { body: feedbackBody, response: { 201: createdReport, ...errorResponses } } },
     async (request, reply) => {
       const { message, category = '' } = request.body;
       const { feedback } = await signIn.createFeedback(
@@ -39,7 +37,7 @@ export async function feedbackRoutes(app: FastifyInstance, deps: GatewayDependen
 
   app.get<{ Querystring: { offset: number; limit: number } }>(
     '/api/v2/feedback',
-    { schema: { tags, querystring: pageQuery, response: { 200: reportPage, ...errorResponses } } },
+    { schema: { querystring: pageQuery, response: { 200: reportPage, ...errorResponses } } },
     async (request) => {
       const { offset, limit } = request.query;
       const { feedback, total } = await signIn.listFeedback({ offset, limit }, { caller: request.caller });
@@ -52,7 +50,6 @@ export async function feedbackRoutes(app: FastifyInstance, deps: GatewayDependen
     {
       config: { optionalBearer: true },
       schema: {
-        tags,
         security: [{}, { bearer: [] }],
         body: supportBody,
         response: { 200: supportReceipt, ...supportErrors },

@@ -9,7 +9,7 @@ const statusSchema = {
 
 /** Liveness (`/health`, `/healthz`) says the process answers; readiness (`/ready`) says it can serve. */
 export async function healthRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
-  const live = { config: { public: true }, schema: { tags: ['bootstrap'], response: { 200: statusSchema } } };
+  const live = { config: { public: true }, schema: { response: { 200: statusSchema } } };
   app.get('/health', live, async () => ({ status: 'ok' }));
   app.get('/healthz', live, async () => ({ status: 'ok' }));
 
@@ -18,7 +18,6 @@ export async function healthRoutes(app: FastifyInstance, deps: GatewayDependenci
     {
       config: { public: true },
       schema: {
-        tags: ['bootstrap'],
         response: {
           200: readySchema,
           503: readySchema,

@@ -12,7 +12,6 @@ import {
   savedSchema,
 } from './schemas';
 
-const tags = ['integrations'];
 /** Mirrors the single-use state for the callback: HttpOnly, scoped to that one path, short-lived. */
 const STATE_COOKIE = 'rde_oauth_state';
 const STATE_COOKIE_SECONDS = 600;
@@ -31,7 +30,6 @@ export async function integrationRoutes(app: FastifyInstance, deps: GatewayDepen
     '/api/v2/integrations/:provider/oauth/credentials',
     {
       schema: {
-        tags,
         params: providerParams,
         body: credentialsBody,
         response: { 200: savedSchema, ...errorResponses },
@@ -47,7 +45,7 @@ export async function integrationRoutes(app: FastifyInstance, deps: GatewayDepen
 
   app.get<ProviderParams>(
     '/api/v2/integrations/:provider/oauth/start',
-    { schema: { tags, params: providerParams, response: { 200: consentSchema, ...errorResponses } } },
+    { schema: { params: providerParams, response: { 200: consentSchema, ...errorResponses } } },
     async (request, reply) => {
       const { provider } = request.params;
       const { authorizationUrl, state } = await signIn.startIntegration(
@@ -69,7 +67,7 @@ export async function integrationRoutes(app: FastifyInstance, deps: GatewayDepen
     '/api/v2/integrations/:provider/oauth/callback',
     {
       config: { public: true },
-      schema: { tags, security: [], params: callbackParams, response: { 302: redirectSchema } },
+      schema: { security: [], params: callbackParams, response: { 302: redirectSchema } },
     },
     async (request, reply) => {
       const { provider } = request.params;

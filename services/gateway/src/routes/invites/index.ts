@@ -3,15 +3,13 @@ import type { signin } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
 import { createdInvite, createInviteBody, errorResponses, inviteList } from './schemas';
 
-const tags = ['workspace'];
-
 /** Workspace invites: any member lists them; only the owner creates one (the auth service decides). */
 export async function inviteRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
   const { signin: signIn } = deps.clients;
 
   app.get(
     '/api/v2/workspace/invites',
-    { schema: { tags, response: { 200: inviteList, ...errorResponses } } },
+    { schema: { response: { 200: inviteList, ...errorResponses } } },
     async (request) => {
       const { invites } = await signIn.listInvites({}, { caller: request.caller });
       return { invites: invites.map(publicInvite), seat_available: true };
@@ -20,7 +18,7 @@ export async function inviteRoutes(app: FastifyInstance, deps: GatewayDependenci
 
   app.post<{ Body: { email: string; spend_cap_usd?: number | null } }>(
     '/api/v2/workspace/invites',
-    { schema: { tags, body: createInviteBody, response: { 201: createdInvite, ...errorResponses } } },
+    { schema: { body: createInviteBody, response: { 201: createdInvite, ...errorResponses } } },
     async (request, reply) => {
       const { email, spend_cap_usd: cap } = request.body;
       const created = await signIn.createInvite({ email, spendCapUsd: cap ?? undefined }, { caller: request.caller });

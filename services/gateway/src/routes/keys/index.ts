@@ -3,8 +3,6 @@ import type { auth } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
 import { createdKey, createKeyBody, keyErrors, keyList, keyParams, revokedKey } from './schemas';
 
-const tags = ['keys'];
-
 /**
  * API keys: mint (the plaintext is in this one response), list (metadata only), revoke. Who may
  * revoke which key is decided by the auth service.
@@ -14,7 +12,7 @@ export async function keyRoutes(app: FastifyInstance, deps: GatewayDependencies)
 
   app.post<{ Body: { name: string } }>(
     '/api/v2/keys',
-    { schema: { tags, body: createKeyBody, response: { 201: createdKey, ...keyErrors } } },
+    { schema: { body: createKeyBody, response: { 201: createdKey, ...keyErrors } } },
     async (request, reply) => {
       const { key, keyPlaintext } = await authClient.createKey({ name: request.body.name }, { caller: request.caller });
       const { id, name, prefix, created_at } = publicKey(key!);
@@ -22,14 +20,14 @@ export async function keyRoutes(app: FastifyInstance, deps: GatewayDependencies)
     },
   );
 
-  app.get('/api/v2/keys', { schema: { tags, response: { 200: keyList, ...keyErrors } } }, async (request) => {
+  app.get('/api/v2/keys', { schema: { response: { 200: keyList, ...keyErrors } } }, async (request) => {
     const { keys } = await authClient.listKeys({}, { caller: request.caller });
     return { keys: keys.map(publicKey) };
   });
 
   app.delete<{ Params: { key_id: string } }>(
     '/api/v2/keys/:key_id',
-    { schema: { tags, params: keyParams, response: { 200: revokedKey, ...keyErrors } } },
+    { schema: { params: keyParams, response: { 200: revokedKey, ...keyErrors } } },
     async (request) => {
       const { key } = await authClient.revokeKey({ keyId: request.params.key_id }, { caller: request.caller });
       return { id: key!.id, revoked: true };

@@ -12,7 +12,6 @@ import { authorizationQuery, consentForm, htmlPage, oauthErrorBody, redirect } f
 export const AUTHORIZE_PATH = '/api/v2/mcp/oauth/authorize';
 /** The dashboard's sign-in page, on this origin: it returns to `next` once signed in. */
 const SIGN_IN_PAGE = '/auth/signin';
-const tags = ['mcp'];
 
 type AuthorizationQuery = Partial<Record<keyof typeof authorizationQuery.properties, string>>;
 type ConsentForm = AuthorizationQuery & { workspace_id?: string; decision: 'approve' | 'deny' };
@@ -35,7 +34,6 @@ export async function authorizeRoutes(app: FastifyInstance, deps: GatewayDepende
     {
       config: open,
       schema: {
-        tags,
         querystring: authorizationQuery,
         response: {
           200: htmlPage,
@@ -68,7 +66,6 @@ export async function authorizeRoutes(app: FastifyInstance, deps: GatewayDepende
       {
         config: open,
         schema: {
-          tags,
           consumes: ['application/x-www-form-urlencoded'],
           body: consentForm,
           response: {

@@ -4,7 +4,6 @@ import type { BearerChallenge } from '../../plugins/authentication';
 import { errorBody, errorResponses } from '../../contract';
 import { badRequest, jsonRpcBody, jsonRpcResponse, methodNotAllowed } from './schemas';
 
-const tags = ['mcp'];
 export const MCP_PATH = '/api/v2/mcp';
 export const PROTECTED_RESOURCE_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
 /** What every access token of the authorization server starts with (oauth.proto): the rest are API keys. */
@@ -34,7 +33,6 @@ export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies)
     {
       config: guarded,
       schema: {
-        tags,
         body: jsonRpcBody,
         response: { 200: jsonRpcResponse, 202: { type: 'null' }, 400: badRequest, ...errorResponses(406) },
       },
@@ -55,15 +53,13 @@ export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies)
     },
   );
 
-  app.get(
-    MCP_PATH,
-    { config: guarded, schema: { tags, response: { 405: methodNotAllowed } } },
-    async (_request, reply) => notAllowed(reply),
+  app.get(MCP_PATH, { config: guarded, schema: { response: { 405: methodNotAllowed } } }, async (_request, reply) =>
+    notAllowed(reply),
   );
 
   app.delete(
     MCP_PATH,
-    { config: { public: true }, schema: { tags, response: { 405: methodNotAllowed } } },
+    { config: { public: true }, schema: { response: { 405: methodNotAllowed } } },
     async (_request, reply) => notAllowed(reply),
   );
 
@@ -71,7 +67,7 @@ export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies)
     '/.well-known/openai-apps-challenge',
     {
       config: { public: true },
-      schema: { tags, response: { 200: { type: 'string' }, 404: errorBody } },
+      schema: { response: { 200: { type: 'string' }, 404: errorBody } },
     },
     async (_request, reply) => {
       const token = deps.config.RDE_OPENAI_APPS_CHALLENGE;

@@ -18,7 +18,6 @@ import {
   tokenResponse,
 } from './oauth-schemas';
 
-const tags = ['mcp'];
 const open = { public: true } as const;
 const OAUTH_PATH = `${MCP_PATH}/oauth`;
 
@@ -34,7 +33,7 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
 
   app.get(
     PROTECTED_RESOURCE_PATH,
-    { config: open, schema: { tags, response: { 200: protectedResourceMetadata } } },
+    { config: open, schema: { response: { 200: protectedResourceMetadata } } },
     async (request) => ({
       resource: resourceOf(request),
       authorization_servers: [issuerOf(request)],
@@ -46,7 +45,7 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
 
   app.get(
     '/.well-known/oauth-authorization-server',
-    { config: open, schema: { tags, response: { 200: authorizationServerMetadata } } },
+    { config: open, schema: { response: { 200: authorizationServerMetadata } } },
     async (request) => {
       const issuer = issuerOf(request);
       return {
@@ -74,7 +73,6 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
       config: open,
       attachValidation: true,
       schema: {
-        tags,
         body: registrationBody,
         response: { 201: registeredClient, 400: oauthErrorBody, 429: rateLimitedBody },
       },
@@ -107,7 +105,6 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
         config: open,
         attachValidation: true,
         schema: {
-          tags,
           consumes: ['application/x-www-form-urlencoded'],
           body: tokenForm,
           response: { 200: tokenResponse, 400: oauthErrorBody, 401: clientAuthenticationRefused, 429: rateLimitedBody },
@@ -132,7 +129,6 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
         config: open,
         attachValidation: true,
         schema: {
-          tags,
           consumes: ['application/x-www-form-urlencoded'],
           body: revocationForm,
           response: { 200: emptyBody, 400: oauthErrorBody },

@@ -21,7 +21,7 @@ export async function qualifyRoutes(app: FastifyInstance, deps: GatewayDependenc
   app.post<{ Body: QualifyBody }>(
     '/qualify',
     {
-      schema: { tags: ['qualify'], body: qualifyBody, response: { 200: qualifiedSchema, ...quotaErrors } },
+      schema: { body: qualifyBody, response: { 200: qualifiedSchema, ...quotaErrors } },
       attachValidation: true,
     },
     async (request) => {

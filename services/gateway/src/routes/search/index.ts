@@ -5,7 +5,6 @@ import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import { capabilityParams, searchBody, searchResult, toolBody } from './schemas';
 
-const tags = ['search'];
 /** A search walks up to four vendors, each given up to the vendor timeout: more than the default deadline. */
 const SEARCH_DEADLINE_MS = 90_000;
 /** Beyond the shared statuses (contract.ts): 402 when the balance cannot hold a step. */
@@ -23,13 +22,13 @@ export async function searchRoutes(app: FastifyInstance, deps: GatewayDependenci
 
   app.post<{ Params: { capability: string }; Body: object }>(
     '/search/:capability',
-    { schema: { tags, params: capabilityParams, body: searchBody, response: responses } },
+    { schema: { params: capabilityParams, body: searchBody, response: responses } },
     async (request) => search(request.body ?? {}, request),
   );
 
   app.post<{ Body: { payload?: object; rows?: unknown[]; dry_run?: boolean } }>(
     '/tools/people_search',
-    { schema: { tags: ['tools', ...tags], body: toolBody, response: responses } },
+    { schema: { body: toolBody, response: responses } },
     async (request, reply) => {
       const { payload, rows, dry_run: dryRun } = request.body ?? {};
       if (rows !== undefined) {

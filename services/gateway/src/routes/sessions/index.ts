@@ -14,8 +14,6 @@ import {
   updateBody,
 } from './schemas';
 
-const tags = ['sessions'];
-
 type Sid = { Params: { sid: string } };
 
 const parse = ({ sessionJson }: { sessionJson: Buffer }) => parseJson(sessionJson);
@@ -23,9 +21,9 @@ const parse = ({ sessionJson }: { sessionJson: Buffer }) => parseJson(sessionJso
 /** Agent sessions (spec "Sessions"), kept by billing beside the session caps they carry. */
 export async function sessionRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
   const { sessions } = deps.clients;
-  const withBody = (body: object) => ({ schema: { tags, body, response: sessionResponses } });
+  const withBody = (body: object) => ({ schema: { body, response: sessionResponses } });
   const withSid = (body?: object) => ({
-    schema: { tags, params: sidParams, ...(body && { body }), response: sessionResponses },
+    schema: { params: sidParams, ...(body && { body }), response: sessionResponses },
   });
 
   app.post<{ Body: { steps: unknown[]; user_prompt: string } }>(

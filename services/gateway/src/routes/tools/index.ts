@@ -16,7 +16,6 @@ import {
   toolParams,
 } from './schemas';
 
-const tags = ['tools'];
 /** The waterfalls sold as tools, each with its own static POST /tools/{waterfall} route. */
 const WATERFALL_TOOLS = ['people_search', ...ENRICH_CAPABILITIES];
 /**
@@ -32,7 +31,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
 
   app.get<{ Querystring: { filter?: string } }>(
     '/tools',
-    { schema: { tags, querystring: listQuery, response: { 200: toolList } } },
+    { schema: { querystring: listQuery, response: { 200: toolList } } },
     async (request) => {
       const filter = request.query.filter ?? '';
       const { tools } = await catalogClient.listTools({ filter }, { caller: request.caller });
@@ -54,7 +53,6 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
     '/tools/:tool',
     {
       schema: {
-        tags,
         params: toolParams,
         response: { 200: { anyOf: [methodContract, toolDetail] } },
       },
@@ -65,14 +63,14 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
   // A waterfall's static POST path (POST /tools/{waterfall}) shadows the parameter route above for
   // every method (decision 0009), so its description is registered at the same static path.
   for (const waterfall of WATERFALL_TOOLS) {
-    app.get(`/tools/${waterfall}`, { schema: { tags, response: { 200: toolDetail } } }, async (request) =>
+    app.get(`/tools/${waterfall}`, { schema: { response: { 200: toolDetail } } }, async (request) =>
       describe(waterfall, request.caller),
     );
   }
 
   app.get<{ Params: { tool: string; method: string } }>(
     '/tools/:tool/:method',
-    { schema: { tags, params: contractParams, response: { 200: methodContract } } },
+    { schema: { params: contractParams, response: { 200: methodContract } } },
     async (request) => {
       const { tool, method } = await catalogClient.getMethod(request.params, { caller: request.caller });
       return publicJson.methodContract(tool!, method!);
@@ -86,7 +84,6 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
     '/tools/:tool/:method',
     {
       schema: {
-        tags,
         params: methodParams,
         body: callBody,
         // 402: the balance cannot cover the call; 502: the provider failed.

@@ -26,7 +26,6 @@ export async function webhookRoutes(app: FastifyInstance, deps: GatewayDependenc
         config: { public: true },
         logLevel: 'warn',
         schema: {
-          tags: ['webhooks'],
           params: {
             type: 'object',
             properties: { provider: pathParam(), nonce: pathParam() },
