@@ -19,3 +19,4 @@ export * as waterfallEvents from './gen/rde/waterfall/v1/events';
 export * as topics from './topics';
 export * as publicJson from './public-json';
 export * as publicSchemas from './public-schemas';
+export * as publicRoutes from './public-routes';

@@ -110,6 +110,13 @@ describe('OAuth lifetimes', () => {
     expect(await tokens.resolve(renewed.access_token, RESOURCE)).toMatchObject({ workspaceId: 'ws_1' });
   });
 
+  test('an access token acts only for the resource it was minted for (RFC 8707 audience)', async () => {
+    const verifier = randomBytes(32).toString('base64url');
+    const issued = (await redeem(await code(verifier), verifier)) as { access_token: string };
+    const elsewhere = tokens.resolve(issued.access_token, 'https://other.example/api/v2/mcp');
+    expect(await refusal(elsewhere)).toMatchObject({ status: 401 });
+  });
+
   test('a refresh token expires after its lifetime', async () => {
     const verifier = randomBytes(32).toString('base64url');
     const issued = (await redeem(await code(verifier), verifier)) as { refresh_token: string };

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { publicJson, type dataset } from '@rde/proto';
+import { publicJson, publicRoutes, type dataset } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import {
@@ -17,6 +17,8 @@ import {
   rowsQuery,
   rowsSchema,
 } from './schemas';
+
+const { ROUTES, routerPath } = publicRoutes;
 
 /** A CSV download runs as long as the client reads; the deadline only stops a stream left hanging. */
 const CSV_DEADLINE_MS = 30 * 60_000;
@@ -36,7 +38,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
   const datasets = deps.clients.dataset;
 
   app.post<{ Body: { name?: string; rows: object[]; session_id?: string } }>(
-    '/api/v2/datasets',
+    ROUTES.datasets,
     {
       bodyLimit: CREATE_BODY_LIMIT_BYTES,
       schema: { tags, body: createBody, response: { 201: createdSchema, ...sessionErrors, ...quotaErrors } },
@@ -66,7 +68,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
    * `offset` is not the dataset's row count, another append of it is under way, or the quota is full.
    */
   app.post<{ Params: DatasetParams; Body: { rows: object[]; offset?: number } }>(
-    '/api/v2/datasets/:ds_id/rows',
+    routerPath(ROUTES.datasetRows),
     {
       bodyLimit: CREATE_BODY_LIMIT_BYTES,
       schema: { tags, params: datasetParams, body: appendBody, response: { 200: datasetSchema, ...quotaErrors } },
@@ -84,7 +86,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
   );
 
   app.get<{ Querystring: { session_id: string; offset: number; limit: number } }>(
-    '/api/v2/datasets',
+    ROUTES.datasets,
     { schema: { tags, querystring: listQuery, response: { 200: listSchema, ...sessionErrors } } },
     async (request) => {
       const { session_id: sessionId, offset, limit } = request.query;
@@ -94,7 +96,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
   );
 
   app.get<{ Params: DatasetParams }>(
-    '/api/v2/datasets/:ds_id',
+    routerPath(ROUTES.dataset),
     { schema: { tags, params: datasetParams, response: { 200: datasetSchema } } },
     async (request) => {
       const found = await datasets.getDataset({ datasetId: request.params.ds_id }, { caller: request.caller });
@@ -103,7 +105,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
   );
 
   app.delete<{ Params: DatasetParams }>(
-    '/api/v2/datasets/:ds_id',
+    routerPath(ROUTES.dataset),
     { schema: { tags, params: datasetParams, response: { 200: deletedSchema } } },
     async (request) => {
       const deleted = await datasets.deleteDataset({ datasetId: request.params.ds_id }, { caller: request.caller });
@@ -112,7 +114,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
   );
 
   app.get<{ Params: DatasetParams; Querystring: { offset: number; limit: number } }>(
-    '/api/v2/datasets/:ds_id/rows',
+    routerPath(ROUTES.datasetRows),
     { schema: { tags, params: datasetParams, querystring: rowsQuery, response: { 200: rowsSchema } } },
     async (request) => {
       const { offset, limit } = request.query;

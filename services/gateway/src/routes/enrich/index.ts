@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Caller } from '@rde/platform';
-import { publicJson, publicSchemas } from '@rde/proto';
+import { publicJson, publicRoutes, publicSchemas } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import {
@@ -14,6 +14,8 @@ import {
   resumeParams,
   toolBody,
 } from './schemas';
+
+const { ROUTES, filled, routerPath } = publicRoutes;
 
 const tags = ['enrich'];
 /** A one-row call may wait out a provider job's poll budget after its lookups: more than the default deadline. */
@@ -55,7 +57,7 @@ export async function enrichRoutes(app: FastifyInstance, deps: GatewayDependenci
 
   for (const capability of ENRICH_CAPABILITIES) {
     app.post<{ Body: EnrichBody }>(
-      `/tools/${capability}`,
+      filled(ROUTES.enrichTool, { capability }),
       { schema: { tags: ['tools', ...tags], body: toolBody, response: responses } },
       async (request) => enrich(capability, request.body ?? {}, request.caller),
     );
@@ -67,7 +69,7 @@ export async function enrichRoutes(app: FastifyInstance, deps: GatewayDependenci
   };
 
   app.get<{ Params: { provider: string; job_id: string } }>(
-    '/enrich/jobs/:provider/:job_id',
+    routerPath(ROUTES.enrichJob),
     { schema: { tags, params: jobParams, response: { 200: jobRecord } } },
     async (request) => job(request.params.provider, request.params.job_id, request.caller),
   );

@@ -35,9 +35,9 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
   app.get(
     PROTECTED_RESOURCE_PATH,
     { config: open, schema: { tags, response: { 200: protectedResourceMetadata } } },
-    async (request) => ({
-      resource: resourceOf(request),
-      authorization_servers: [issuerOf(request)],
+    async () => ({
+      resource: resourceOf(deps),
+      authorization_servers: [issuerOf(deps)],
       scopes_supported: SCOPES,
       bearer_methods_supported: ['header'],
       resource_name: 'RDE',
@@ -47,8 +47,8 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
   app.get(
     '/.well-known/oauth-authorization-server',
     { config: open, schema: { tags, response: { 200: authorizationServerMetadata } } },
-    async (request) => {
-      const issuer = issuerOf(request);
+    async () => {
+      const issuer = issuerOf(deps);
       return {
         issuer,
         authorization_endpoint: `${issuer}${AUTHORIZE_PATH}`,
@@ -114,7 +114,7 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
         },
       },
       async (request, reply) => {
-        if (request.headers.authorization !== undefined) return refuseClientAuthentication(request, reply);
+        if (request.headers.authorization !== undefined) return refuseClientAuthentication(request, reply, deps);
         refuseMalformed(request, 'invalid_request');
         const { tokenJson } = await withRetryAfter(reply, () =>
           oauth.exchangeToken({
@@ -159,12 +159,12 @@ export function declared(form: Form, schema: { properties: Record<string, unknow
  * RFC 6749 §5.2: a client that authenticated with the `Authorization` header gets 401 with a
  * challenge in its scheme. Every client here is public (`none`): its client_id goes in the form.
  */
-function refuseClientAuthentication(request: FastifyRequest, reply: FastifyReply) {
+function refuseClientAuthentication(request: FastifyRequest, reply: FastifyReply, deps: GatewayDependencies) {
   const scheme = /^\S+/.exec(request.headers.authorization ?? '')?.[0] ?? 'Basic';
   const description = 'Clients of this server are public: send client_id in the form, and no Authorization header';
   return reply
     .code(401)
-    .header('www-authenticate', `${scheme} realm="${issuerOf(request)}", error="invalid_client"`)
+    .header('www-authenticate', `${scheme} realm="${issuerOf(deps)}", error="invalid_client"`)
     .send({ detail: description, error: 'invalid_client', error_description: description });
 }
 

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Caller } from '@rde/platform';
-import { publicJson } from '@rde/proto';
+import { publicJson, publicRoutes } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import { capabilityParams, searchBody, searchResult, toolBody } from './schemas';
+
+const { ROUTES, routerPath } = publicRoutes;
 
 const tags = ['search'];
 /** A search walks up to four vendors, each given up to the vendor timeout: more than the default deadline. */
@@ -22,7 +24,7 @@ export async function searchRoutes(app: FastifyInstance, deps: GatewayDependenci
   };
 
   app.post<{ Params: { capability: string }; Body: object }>(
-    '/search/:capability',
+    routerPath(ROUTES.search),
     { schema: { tags, params: capabilityParams, body: searchBody, response: responses } },
     async (request) => search(request.body ?? {}, request),
   );

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { newRunId, type Caller } from '@rde/platform';
-import { publicJson } from '@rde/proto';
+import { publicJson, publicRoutes } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import { ENRICH_CAPABILITIES } from '../enrich/schemas';
@@ -15,6 +15,8 @@ import {
   toolList,
   toolParams,
 } from './schemas';
+
+const { ROUTES, routerPath } = publicRoutes;
 
 const tags = ['tools'];
 /** The waterfalls sold as tools, each with its own static POST /tools/{waterfall} route. */
@@ -31,7 +33,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
   const { catalog: catalogClient } = deps.clients;
 
   app.get<{ Querystring: { filter?: string } }>(
-    '/tools',
+    ROUTES.tools,
     { schema: { tags, querystring: listQuery, response: { 200: toolList } } },
     async (request) => {
       const filter = request.query.filter ?? '';
@@ -71,7 +73,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
   }
 
   app.get<{ Params: { tool: string; method: string } }>(
-    '/tools/:tool/:method',
+    routerPath(ROUTES.toolMethod),
     { schema: { tags, params: contractParams, response: { 200: methodContract } } },
     async (request) => {
       const { tool, method } = await catalogClient.getMethod(request.params, { caller: request.caller });
@@ -83,7 +85,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
     Params: { tool: string; method: string };
     Body: { payload?: object; args?: unknown[]; kwargs?: object; dry_run?: boolean; session_id?: string };
   }>(
-    '/tools/:tool/:method',
+    routerPath(ROUTES.toolMethod),
     {
       schema: {
         tags,
