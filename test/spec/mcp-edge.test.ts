@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { api } from '../e2e/api';
 import { mode, startRde, type RunningRde } from '../e2e/harness';
+import { approvedTokens, OAUTH, postForm, REDIRECT_URI, signedInOwner } from '../e2e/mcp-oauth';
 
 jest.setTimeout(120_000);
 
@@ -135,6 +136,56 @@ describe(`MCP edge: origins, public URL, cited routes, transport details (${mode
         });
         expect(`${method} ${path} ${response.status}`).not.toMatch(/ 404$/);
       }
+    });
+  });
+
+  describe('transport and OAuth details', () => {
+    const withToken = (token: string) =>
+      api(rde, 'POST', MCP, { key: token, body: initialize, headers: { accept: ACCEPT } });
+
+    test('a JSON-RPC batch at 2025-11-25 is 400 Invalid Request: batching was removed in 2025-06-18', async () => {
+      const response = await mcpPost([ERAS[0].message, { ...ERAS[0].message, id: 3 }]);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
+    });
+
+    test('a body that is not JSON (text/plain) is 415, not 422', async () => {
+      const response = await fetch(`${rde.baseUrl}${MCP}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${rde.ownerKey}`, 'content-type': 'text/plain', accept: ACCEPT },
+        body: JSON.stringify(initialize),
+      });
+      expect(response.status).toBe(415);
+    });
+
+    test('a form-encoded client registration is 415 with an RFC 7591 error body', async () => {
+      const response = await postForm(rde, `${OAUTH}/register`, { redirect_uris: REDIRECT_URI });
+      expect(response.status).toBe(415);
+      expect(response.body).toMatchObject({ error: 'invalid_client_metadata', error_description: expect.any(String) });
+    });
+
+    test('a revocation without client_id is invalid_client and revokes nothing (RFC 7009 §2.1)', async () => {
+      const { cookie } = await signedInOwner(rde);
+      const { clientId, token } = await approvedTokens(rde, cookie);
+      const anonymous = await postForm(rde, `${OAUTH}/revoke`, { token: token.body.access_token });
+      expect([anonymous.status, anonymous.body.error]).toEqual([400, 'invalid_client']);
+      expect((await withToken(token.body.access_token)).status).toBe(200);
+      const own = await postForm(rde, `${OAUTH}/revoke`, { token: token.body.access_token, client_id: clientId });
+      expect(own.status).toBe(200);
+      expect((await withToken(token.body.access_token)).status).toBe(401);
+    });
+
+    test('after a refresh the previous access token keeps working for the grace: calls in flight succeed', async () => {
+      const { cookie } = await signedInOwner(rde);
+      const { clientId, token } = await approvedTokens(rde, cookie);
+      const refreshed = await postForm(rde, `${OAUTH}/token`, {
+        grant_type: 'refresh_token',
+        refresh_token: token.body.refresh_token,
+        client_id: clientId,
+      });
+      expect(refreshed.status).toBe(200);
+      expect((await withToken(token.body.access_token)).status).toBe(200);
+      expect((await withToken(refreshed.body.access_token)).status).toBe(200);
     });
   });
 });

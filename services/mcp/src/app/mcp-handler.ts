@@ -107,12 +107,30 @@ export function createEndpoint(clients: ToolClients): McpEndpoint {
   };
   return {
     async serve(exchange, caller) {
+      const refused = batchRefusal(exchange);
+      if (refused) return refused;
       const authInfo = authInfoOf(caller);
       const fast = await serveFast(exchange, () => mcpServerFor(clients, caller), authInfo);
       return fast ?? answerOf(await viaSdk(webRequestOf(exchange), exchange.parsedBody, authInfo));
     },
     close: () => modern.close(),
   };
+}
+
+/** The last revision whose transport took JSON-RPC batches: 2025-06-18 removed them. */
+const LAST_BATCHING_REVISION = '2025-03-26';
+
+/**
+ * A batch from a client that negotiated 2025-06-18 or later: the transport's answer to a body that
+ * is not one message, 400 with an Invalid Request error and no id. The SDK's 2025-era transport
+ * still reads batches, so this is refused here (decision 0056); a 2025-03-26 client's batch is served.
+ */
+function batchRefusal({ headers, parsedBody }: McpExchange): McpAnswer | undefined {
+  const revision = headers.get('mcp-protocol-version');
+  if (!Array.isArray(parsedBody) || revision === undefined || revision === LAST_BATCHING_REVISION) return undefined;
+  const message = `JSON-RPC batches were removed in 2025-06-18; at ${revision} send one message per request`;
+  const body = { jsonrpc: '2.0', error: { code: ProtocolErrorCode.InvalidRequest, message }, id: null };
+  return { status: 400, headers: [['content-type', 'application/json']], body: Buffer.from(JSON.stringify(body)) };
 }
 
 /** The exchange as the SDK's entry reads it: the parsed body rides beside it; only bytes that did not parse are attached, for the SDK to answer its parse error. */

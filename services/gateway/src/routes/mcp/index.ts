@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDependencies } from '../../dependencies';
 import type { BearerChallenge } from '../../plugins/authentication';
+import { refuseOtherBodies } from '../../body';
 import { errorBody, errorResponses } from '../../contract';
 import { originGuard } from './origin-guard';
 import { badRequest, jsonRpcBody, jsonRpcError, jsonRpcResponse, methodNotAllowed } from './schemas';
@@ -33,38 +34,42 @@ export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies)
   // A foreign Host or Origin: the JSON-RPC error the SDK's own check answers.
   const forbidden = { 403: jsonRpcError };
 
-  app.post<{ Body: unknown }>(
-    MCP_PATH,
-    {
-      config: guarded,
-      onRequest,
-      schema: {
-        tags,
-        body: jsonRpcBody,
-        response: {
-          200: jsonRpcResponse,
-          202: { type: 'null' },
-          400: badRequest,
-          ...forbidden,
-          ...errorResponses(406),
+  await app.register(async (scope) => {
+    // Streamable HTTP: the body is one JSON-RPC message; any other media type is 415, not a 422.
+    refuseOtherBodies(scope, { detail: 'The body must be application/json: a JSON-RPC message' });
+    scope.post<{ Body: unknown }>(
+      MCP_PATH,
+      {
+        config: guarded,
+        onRequest,
+        schema: {
+          tags,
+          body: jsonRpcBody,
+          response: {
+            200: jsonRpcResponse,
+            202: { type: 'null' },
+            400: badRequest,
+            ...forbidden,
+            ...errorResponses(406, 415),
+          },
         },
       },
-    },
-    async (request, reply) => {
-      const served = await mcp.serve(
-        {
-          method: 'POST',
-          url: resourceOf(deps),
-          headers: forwardedHeaders(request),
-          body: Buffer.from(JSON.stringify(request.body)),
-        },
-        { caller: request.caller, deadlineMs: CALL_DEADLINE_MS },
-      );
-      for (const { name, value } of served.headers) if (FORWARDED.test(name)) void reply.header(name, value);
-      // A notification's 202 has no body, so no content type either.
-      return reply.code(served.status).send(served.body.length > 0 ? Buffer.from(served.body) : undefined);
-    },
-  );
+      async (request, reply) => {
+        const served = await mcp.serve(
+          {
+            method: 'POST',
+            url: resourceOf(deps),
+            headers: forwardedHeaders(request),
+            body: Buffer.from(JSON.stringify(request.body)),
+          },
+          { caller: request.caller, deadlineMs: CALL_DEADLINE_MS },
+        );
+        for (const { name, value } of served.headers) if (FORWARDED.test(name)) void reply.header(name, value);
+        // A notification's 202 has no body, so no content type either.
+        return reply.code(served.status).send(served.body.length > 0 ? Buffer.from(served.body) : undefined);
+      },
+    );
+  });
 
   app.get(
     MCP_PATH,

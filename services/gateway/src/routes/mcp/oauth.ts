@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, httpError, RdeError } from '@rde/platform';
 import { mcpOAuth } from '@rde/proto';
+import { refuseOtherBodies } from '../../body';
 import type { GatewayDependencies } from '../../dependencies';
 import { AUTHORIZE_PATH, authorizeRoutes } from './authorize';
 import { issuerOf, MCP_PATH, PROTECTED_RESOURCE_PATH, resourceOf, SCOPES } from './index';
@@ -68,28 +69,32 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
     },
   );
 
-  app.post(
-    `${OAUTH_PATH}/register`,
-    {
-      config: open,
-      attachValidation: true,
-      schema: {
-        tags,
-        body: registrationBody,
-        response: { 201: registeredClient, 400: oauthErrorBody, 429: rateLimitedBody },
+  await app.register(async (scope) => {
+    // RFC 7591 §3: the metadata is JSON; anything else is refused in RFC 7591's error format.
+    refuseOtherBodies(scope, oauthRefusal('invalid_client_metadata', 'The client metadata must be application/json'));
+    scope.post(
+      `${OAUTH_PATH}/register`,
+      {
+        config: open,
+        attachValidation: true,
+        schema: {
+          tags,
+          body: registrationBody,
+          response: { 201: registeredClient, 400: oauthErrorBody, 415: oauthErrorBody, 429: rateLimitedBody },
+        },
       },
-    },
-    async (request, reply) => {
-      refuseMalformed(request, 'invalid_client_metadata');
-      const { clientJson } = await withRetryAfter(reply, () =>
-        oauth.registerClient({ metadataJson: Buffer.from(JSON.stringify(request.body)), from: { ip: request.ip } }),
-      );
-      return reply
-        .code(201)
-        .header('cache-control', 'no-store')
-        .send(JSON.parse(Buffer.from(clientJson).toString('utf8')));
-    },
-  );
+      async (request, reply) => {
+        refuseMalformed(request, 'invalid_client_metadata');
+        const { clientJson } = await withRetryAfter(reply, () =>
+          oauth.registerClient({ metadataJson: Buffer.from(JSON.stringify(request.body)), from: { ip: request.ip } }),
+        );
+        return reply
+          .code(201)
+          .header('cache-control', 'no-store')
+          .send(JSON.parse(Buffer.from(clientJson).toString('utf8')));
+      },
+    );
+  });
 
   await authorizeRoutes(app, deps);
 
@@ -175,7 +180,7 @@ function refuseClientAuthentication(request: FastifyRequest, reply: FastifyReply
 function refuseMalformed(request: FastifyRequest, error: string): void {
   const refused = request.validationError;
   if (!refused) return;
-  throw httpError(400, { detail: refused.message, error, error_description: refused.message });
+  throw httpError(400, oauthRefusal(error, refused.message));
 }
 
 /** A rate-limited answer tells the client when to come back (RFC 6585 §4): the service's `retry_after`. */
@@ -217,8 +222,10 @@ export function acceptFormBodies(scope: FastifyInstance): void {
       done(null, form);
     },
   );
-  scope.addContentTypeParser('*', (_request: FastifyRequest, _payload, done) => {
-    const description = 'The body must be application/x-www-form-urlencoded';
-    done(httpError(415, { detail: description, error: 'invalid_request', error_description: description }), undefined);
-  });
+  refuseOtherBodies(scope, oauthRefusal('invalid_request', 'The body must be application/x-www-form-urlencoded'));
+}
+
+/** An OAuth error body (RFC 6749 §5.2, RFC 7591 §3.2.2), with the spec's `detail` beside it. */
+function oauthRefusal(error: string, description: string) {
+  return { detail: description, error, error_description: description };
 }
