@@ -149,6 +149,14 @@ describe(`MCP edge: origins, public URL, cited routes, transport details (${mode
       expect(response.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
     });
 
+    test.each(ERAS)(
+      'an Accept of text/event-stream alone is 406 ($era): this server answers only JSON',
+      async ({ message, headers }) => {
+        const response = await mcpPost(message, { ...headers, accept: 'text/event-stream' });
+        expect(response.status).toBe(406);
+      },
+    );
+
     test('a body that is not JSON (text/plain) is 415, not 422', async () => {
       const response = await fetch(`${rde.baseUrl}${MCP}`, {
         method: 'POST',
