@@ -21,3 +21,4 @@ export * as topics from './topics';
 export * as publicJson from './public-json';
 export * as publicSchemas from './public-schemas';
 export { GRANT_CREDITS_MAX } from './grant-limits';
+export * as publicRoutes from './public-routes';

@@ -25,6 +25,8 @@ export async function buildGateway(deps: GatewayDependencies): Promise<FastifyIn
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: PATH_PARAM_MAX_LENGTH },
     frameworkErrors: routerErrors,
+    // X-Forwarded-For, -Proto and -Host count only from the proxies configured (decision 0055).
+    trustProxy: deps.config.RDE_TRUSTED_PROXIES.length > 0 ? deps.config.RDE_TRUSTED_PROXIES : false,
   });
   registerRequestTracing(app);
   registerContract(app);

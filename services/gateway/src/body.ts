@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { errors } from '@rde/platform';
+import { errors, httpError, type ErrorBody } from '@rde/platform';
 import { BODY_MAX_DEPTH } from './contract';
 
 /**
@@ -17,6 +17,15 @@ export function registerJsonBodies(app: FastifyInstance): void {
       done(error as Error, undefined);
     }
   });
+}
+
+/**
+ * In this scope a body of any type without a parser (text/plain included) is 415 with `refusal`:
+ * the route's own error body, which a client of its protocol can read (OAuth's `error`, for one).
+ */
+export function refuseOtherBodies(scope: FastifyInstance, refusal: ErrorBody): void {
+  scope.removeContentTypeParser('text/plain');
+  scope.addContentTypeParser('*', (_request, _payload, done) => done(httpError(415, refusal), undefined));
 }
 
 export function parseJsonBody(text: string): unknown {

@@ -1,6 +1,28 @@
 import { z } from 'zod';
 import { env, loadConfig } from '@rde/platform';
 
+/** A comma-separated list: addresses, hostnames. */
+const list = () =>
+  z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    );
+
+/** The origin clients reach the gateway at: http(s), nothing after the authority (decision 0055). */
+const origin = () =>
+  env
+    .url()
+    .refine((text) => {
+      const url = new URL(text);
+      return /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username;
+    }, 'an http(s) origin: no path, query, fragment or credentials')
+    .transform((text) => new URL(text).origin);
+
 export function gatewayConfig(variables: NodeJS.ProcessEnv) {
   return loadConfig(
     {
@@ -13,9 +35,20 @@ export function gatewayConfig(variables: NodeJS.ProcessEnv) {
       RDE_BEARER_CACHE_MS: env.milliseconds(2_000),
       /** The directory domain-proof token served at /.well-known/openai-apps-challenge; unset → 404. */
       RDE_OPENAI_APPS_CHALLENGE: z.string().optional(),
+      /** Where clients reach the gateway, for every URL it publishes; unset → http://127.0.0.1:<bound port>. */
+      RDE_PUBLIC_URL: origin().optional(),
+      /** Proxies (addresses, CIDRs) whose X-Forwarded-* headers are believed; no one's by default. */
+      RDE_TRUSTED_PROXIES: list(),
+      /** Browser origins (hostnames) the MCP endpoint answers besides the public URL's own. */
+      RDE_MCP_ALLOWED_ORIGINS: list(),
     },
     variables,
   );
 }
 
 export type GatewayConfig = ReturnType<typeof gatewayConfig>;
+
+/** The configured public origin, or the all-in-one's default: this host at the port the gateway bound. */
+export function publicOriginOf(config: GatewayConfig, boundPort: number): string {
+  return config.RDE_PUBLIC_URL ?? `http://127.0.0.1:${boundPort}`;
+}

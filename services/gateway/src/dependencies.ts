@@ -11,4 +11,6 @@ export interface GatewayDependencies {
   readonly clients: Clients;
   readonly downstreams: DownstreamHealth;
   readonly isDraining: () => boolean;
+  /** The origin every published URL starts with (decision 0055): configuration, never a request header. */
+  readonly publicOrigin: () => string;
 }

@@ -1,6 +1,6 @@
 import type { ModuleContext, RunningModule, ServiceModule } from '@rde/platform';
 import { buildGateway } from './app';
-import { gatewayConfig } from './config';
+import { gatewayConfig, publicOriginOf } from './config';
 import { DOWNSTREAMS, DownstreamHealth } from './downstreams';
 import { createClients } from './clients';
 
@@ -19,6 +19,8 @@ export const gatewayModule: ServiceModule = {
     const downstreams = new DownstreamHealth(ctx.addresses);
     const clients = createClients(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
     let draining = false;
+    // PORT=0 binds any free port: the default public origin names the one bound.
+    let boundPort = config.PORT;
     const app = await buildGateway({
       config,
       logger,
@@ -26,9 +28,11 @@ export const gatewayModule: ServiceModule = {
       clients,
       downstreams,
       isDraining: () => draining,
+      publicOrigin: () => publicOriginOf(config, boundPort),
     });
     await app.listen({ port: config.PORT, host: config.RDE_HTTP_HOST });
     const { port } = app.server.address() as { port: number };
+    boundPort = port;
     logger.info({ port }, 'gateway listening');
     return {
       address: `http://127.0.0.1:${port}`,

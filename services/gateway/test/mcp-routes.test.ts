@@ -24,6 +24,8 @@ async function gateway(env: NodeJS.ProcessEnv = {}) {
     clients,
     downstreams: { check: async () => ({}), close: () => undefined } as unknown as DownstreamHealth,
     isDraining: () => false,
+    // What light-my-request's default Host names.
+    publicOrigin: () => 'http://localhost',
   });
   return { app, served };
 }

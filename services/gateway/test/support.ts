@@ -27,5 +27,7 @@ export function gatewayOver(clients: Partial<Record<keyof Clients, unknown>>, cl
     clients: { close: () => undefined, ...clients } as unknown as Clients,
     downstreams: { check: async () => ({}), close: () => undefined } as unknown as DownstreamHealth,
     isDraining: () => false,
+    // What light-my-request's default Host names.
+    publicOrigin: () => 'http://localhost',
   });
 }

@@ -9,6 +9,8 @@ export function mcpConfig(variables: NodeJS.ProcessEnv) {
       RDE_MCP_OAUTH_TOKEN_PER_MINUTE: env.count(60),
       // How long an OAuth grant's membership check is trusted at use; refresh always asks (decision 0029).
       RDE_MCP_OAUTH_MEMBERSHIP_CACHE_MS: env.milliseconds(2_000),
+      // How long an access token still works after a refresh replaced it: an agent's calls in flight (decision 0056).
+      RDE_MCP_OAUTH_REFRESH_GRACE_MS: env.milliseconds(30_000),
     },
     variables,
   );

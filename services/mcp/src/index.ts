@@ -30,6 +30,7 @@ export const mcpModule = grpcModule({
       registerPerMinute: config.RDE_MCP_OAUTH_REGISTER_PER_MINUTE,
       tokenPerMinute: config.RDE_MCP_OAUTH_TOKEN_PER_MINUTE,
       membershipCacheMs: config.RDE_MCP_OAUTH_MEMBERSHIP_CACHE_MS,
+      refreshGraceMs: config.RDE_MCP_OAUTH_REFRESH_GRACE_MS,
     });
     return {
       services: [

@@ -289,10 +289,16 @@ describe('the JSON fast path answers 2025-era clients exactly as the SDK transpo
     expect(await endpointAnswer(body, headers)).toEqual(await sdkAnswer(body, headers));
   });
 
-  test('a batch is left to the SDK transport, which answers it', async () => {
+  test('a batch is never on the fast path: refused from 2025-06-18 on, a 2025-03-26 one answered by the SDK transport', async () => {
     const batch = [legacyList, legacyCall('list_tools', {}, 2)];
     const exchange = { ...exchangeOf(legacyList, legacyHeaders()), parsedBody: batch };
     expect(legacyRoute(exchange)).toBeUndefined();
-    expect(readable(await endpoint.serve(exchange, CALLER))).toEqual(await legacySdkAnswer(batch, legacyHeaders()));
+    expect(readable(await endpoint.serve(exchange, CALLER))).toMatchObject({
+      status: 400,
+      body: { jsonrpc: '2.0', error: { code: -32600 }, id: null },
+    });
+    const batching = legacyHeaders({ 'mcp-protocol-version': '2025-03-26' });
+    const earlier = { ...exchangeOf(legacyList, batching), parsedBody: batch };
+    expect(readable(await endpoint.serve(earlier, CALLER))).toEqual(await legacySdkAnswer(batch, batching));
   });
 });

@@ -14,6 +14,7 @@ import { openOAuthStore, type OAuthStore } from '../src/store';
  */
 const RESOURCE = 'https://rde.example/api/v2/mcp';
 const REDIRECT = 'http://127.0.0.1:9/callback';
+const GRACE_MS = 30_000;
 const caller: Caller = { workspaceId: 'ws_1', userId: 'usr_1', role: 'owner', keyId: '', sessionId: '', requestId: '' };
 const signedIn = {
   resolveBearer: async () => ({ caller }),
@@ -29,7 +30,7 @@ describe('OAuth lifetimes', () => {
   beforeEach(async () => {
     store = await openOAuthStore(new InMemoryDocumentStore());
     clock = new ManualClock();
-    tokens = new Tokens(store, clock, new Membership(signedIn, clock, 0));
+    tokens = new Tokens(store, clock, new Membership(signedIn, clock, 0), GRACE_MS);
     authorization = new Authorization(store, signedIn, clock);
     await store.clients.insert({
       _id: 'client_1',
@@ -107,6 +108,24 @@ describe('OAuth lifetimes', () => {
     clock.advance(LIFETIMES.accessMs);
     expect(await refusal(tokens.resolve(issued.access_token, RESOURCE))).toMatchObject({ status: 401 });
     const renewed = (await refresh(issued.refresh_token, RESOURCE)) as { access_token: string };
+    expect(await tokens.resolve(renewed.access_token, RESOURCE)).toMatchObject({ workspaceId: 'ws_1' });
+  });
+
+  test('an access token acts only for the resource it was minted for (RFC 8707 audience)', async () => {
+    const verifier = randomBytes(32).toString('base64url');
+    const issued = (await redeem(await code(verifier), verifier)) as { access_token: string };
+    const elsewhere = tokens.resolve(issued.access_token, 'https://other.example/api/v2/mcp');
+    expect(await refusal(elsewhere)).toMatchObject({ status: 401 });
+  });
+
+  test('a refreshed access token keeps working for the grace, then stops; revoking through it ends the grant', async () => {
+    const verifier = randomBytes(32).toString('base64url');
+    const issued = (await redeem(await code(verifier), verifier)) as { access_token: string; refresh_token: string };
+    const renewed = (await refresh(issued.refresh_token, RESOURCE)) as { access_token: string };
+    clock.advance(GRACE_MS - 1);
+    expect(await tokens.resolve(issued.access_token, RESOURCE)).toMatchObject({ workspaceId: 'ws_1' });
+    clock.advance(1);
+    expect(await refusal(tokens.resolve(issued.access_token, RESOURCE))).toMatchObject({ status: 401 });
     expect(await tokens.resolve(renewed.access_token, RESOURCE)).toMatchObject({ workspaceId: 'ws_1' });
   });
 

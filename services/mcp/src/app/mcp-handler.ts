@@ -107,12 +107,46 @@ export function createEndpoint(clients: ToolClients): McpEndpoint {
   };
   return {
     async serve(exchange, caller) {
+      const refused = notAcceptable(exchange) ?? batchRefusal(exchange);
+      if (refused) return refused;
       const authInfo = authInfoOf(caller);
       const fast = await serveFast(exchange, () => mcpServerFor(clients, caller), authInfo);
       return fast ?? answerOf(await viaSdk(webRequestOf(exchange), exchange.parsedBody, authInfo));
     },
     close: () => modern.close(),
   };
+}
+
+/**
+ * An `Accept` that rules JSON out, in either era: this server answers only JSON (no streams), so a
+ * client that takes event streams alone cannot read any answer (decision 0056). The SDK's 2025-era
+ * transport already refuses it; its 2026-07-28 handler would send JSON anyway. No `Accept` is served.
+ */
+function notAcceptable({ headers }: McpExchange): McpAnswer | undefined {
+  const accept = headers.get('accept');
+  if (accept === undefined || /application\/json|application\/\*|\*\/\*/.test(accept)) return undefined;
+  return jsonRpcRefusal(406, -32000, 'Not Acceptable: this server answers application/json only');
+}
+
+/** The last revision whose transport took JSON-RPC batches: 2025-06-18 removed them. */
+const LAST_BATCHING_REVISION = '2025-03-26';
+
+/**
+ * A batch from a client that negotiated 2025-06-18 or later: the transport's answer to a body that
+ * is not one message, 400 with an Invalid Request error and no id. The SDK's 2025-era transport
+ * still reads batches, so this is refused here (decision 0056); a 2025-03-26 client's batch is served.
+ */
+function batchRefusal({ headers, parsedBody }: McpExchange): McpAnswer | undefined {
+  const revision = headers.get('mcp-protocol-version');
+  if (!Array.isArray(parsedBody) || revision === undefined || revision === LAST_BATCHING_REVISION) return undefined;
+  const message = `JSON-RPC batches were removed in 2025-06-18; at ${revision} send one message per request`;
+  return jsonRpcRefusal(400, ProtocolErrorCode.InvalidRequest, message);
+}
+
+/** The transport's refusal of an exchange: a JSON-RPC error without an id. */
+function jsonRpcRefusal(status: number, code: number, message: string): McpAnswer {
+  const body = { jsonrpc: '2.0', error: { code, message }, id: null };
+  return { status, headers: [['content-type', 'application/json']], body: Buffer.from(JSON.stringify(body)) };
 }
 
 /** The exchange as the SDK's entry reads it: the parsed body rides beside it; only bytes that did not parse are attached, for the SDK to answer its parse error. */

@@ -28,6 +28,9 @@ export type GrantDocument = {
   /** The refresh token rotation replaced: presenting it again is a replay and revokes the grant. */
   previous_refresh_hash: string;
   refresh_expires_at_ms: number;
+  /** The access token the last rotation replaced: it keeps working until its grace ends (decision 0056). */
+  previous_access_hash: string;
+  previous_access_expires_at_ms: number;
   revoked: boolean;
   created_at_ms: number;
 };
@@ -40,6 +43,9 @@ export interface IssuedHashes {
   refresh_expires_at_ms: number;
 }
 
+/** The access token a rotation replaced and until when it still works. */
+export type RetiredAccess = Pick<GrantDocument, 'previous_access_hash' | 'previous_access_expires_at_ms'>;
+
 export class Grants {
   private constructor(private readonly collection: Collection<GrantDocument>) {}
 
@@ -49,6 +55,7 @@ export class Grants {
     await collection.createIndex({ keys: { access_hash: 1 }, name: 'access_hash' });
     await collection.createIndex({ keys: { refresh_hash: 1 }, name: 'refresh_hash' });
     await collection.createIndex({ keys: { previous_refresh_hash: 1 }, name: 'previous_refresh_hash' });
+    await collection.createIndex({ keys: { previous_access_hash: 1 }, name: 'previous_access_hash' });
     return new Grants(collection);
   }
 
@@ -57,7 +64,10 @@ export class Grants {
   }
 
   /** Lookups by a secret's hash; the empty hash of an unissued token never matches. */
-  byHash(field: 'code_hash' | 'access_hash' | 'refresh_hash' | 'previous_refresh_hash', hash: string) {
+  byHash(
+    field: 'code_hash' | 'access_hash' | 'previous_access_hash' | 'refresh_hash' | 'previous_refresh_hash',
+    hash: string,
+  ) {
     return this.collection.findOne({ [field]: hash } as Filter);
   }
 
@@ -67,10 +77,10 @@ export class Grants {
     return (await this.collection.updateOne(filter, { $set: { ...issued, code_used: true } })).matched === 1;
   }
 
-  /** Replaces a live refresh token with a new pair: true when this call rotated it. */
-  async rotate(grantId: string, refreshHash: string, issued: IssuedHashes): Promise<boolean> {
+  /** Replaces a live refresh token with a new pair, keeping the access token it retires: true when this call rotated it. */
+  async rotate(grantId: string, refreshHash: string, issued: IssuedHashes, retired: RetiredAccess): Promise<boolean> {
     const filter = { _id: grantId, refresh_hash: refreshHash, revoked: false };
-    const update = { $set: { ...issued, previous_refresh_hash: refreshHash } };
+    const update = { $set: { ...issued, ...retired, previous_refresh_hash: refreshHash } };
     return (await this.collection.updateOne(filter, update)).matched === 1;
   }
 

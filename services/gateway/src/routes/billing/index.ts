@@ -1,7 +1,7 @@
 import { Readable, pipeline } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { csvWriter } from '@rde/platform';
-import type { auth } from '@rde/proto';
+import { publicRoutes, type auth } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
 import { capRoutes } from './caps';
 import { overviewRoutes } from './overview';
@@ -9,6 +9,8 @@ import { parseJson, withSeatsUsed } from './plan-state';
 import { subscriptionRoutes } from './subscriptions';
 import { LEDGER_COLUMNS, LEDGER_PAGE, creditsOrZero, ledgerRow, ledgerRows } from './ledger';
 import { balanceSchema, meSchema, noQuery, planCatalogSchema } from './schemas';
+
+const { ROUTES, routerPath } = publicRoutes;
 
 const RECENT_ENTRIES = 10;
 
@@ -43,7 +45,7 @@ export async function billingRoutes(app: FastifyInstance, deps: GatewayDependenc
   });
 
   app.get(
-    '/billing/balance',
+    routerPath(ROUTES.balance),
     { schema: { querystring: noQuery, response: { 200: balanceSchema } } },
     async (request) => {
       const { caller } = request;

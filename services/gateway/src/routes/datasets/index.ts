@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { publicJson, type dataset } from '@rde/proto';
+import { publicJson, publicRoutes, type dataset } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import {
@@ -17,6 +17,8 @@ import {
   rowsQuery,
   rowsSchema,
 } from './schemas';
+
+const { ROUTES, routerPath } = publicRoutes;
 
 /** A CSV download runs as long as the client reads; the deadline only stops a stream left hanging. */
 const CSV_DEADLINE_MS = 30 * 60_000;
@@ -35,7 +37,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
   const datasets = deps.clients.dataset;
 
   app.post<{ Body: { name?: string; rows: object[]; session_id?: string } }>(
-    '/api/v2/datasets',
+    ROUTES.datasets,
     {
       bodyLimit: CREATE_BODY_LIMIT_BYTES,
       schema: { body: createBody, response: { 201: createdSchema, ...sessionErrors, ...quotaErrors } },
@@ -65,7 +67,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
    * `offset` is not the dataset's row count, another append of it is under way, or the quota is full.
    */
   app.post<{ Params: DatasetParams; Body: { rows: object[]; offset?: number } }>(
-    '/api/v2/datasets/:ds_id/rows',
+    routerPath(ROUTES.datasetRows),
     {
       bodyLimit: CREATE_BODY_LIMIT_BYTES,
       schema: { params: datasetParams, body: appendBody, response: { 200: datasetSchema, ...quotaErrors } },
@@ -83,7 +85,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
   );
 
   app.get<{ Querystring: { session_id: string; offset: number; limit: number } }>(
-    '/api/v2/datasets',
+    ROUTES.datasets,
     { schema: { querystring: listQuery, response: { 200: listSchema, ...sessionErrors } } },
     async (request) => {
       const { session_id: sessionId, offset, limit } = request.query;
@@ -93,7 +95,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
   );
 
   app.get<{ Params: DatasetParams }>(
-    '/api/v2/datasets/:ds_id',
+    routerPath(ROUTES.dataset),
     { schema: { params: datasetParams, response: { 200: datasetSchema } } },
     async (request) => {
       const found = await datasets.getDataset({ datasetId: request.params.ds_id }, { caller: request.caller });
@@ -102,7 +104,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
   );
 
   app.delete<{ Params: DatasetParams }>(
-    '/api/v2/datasets/:ds_id',
+    routerPath(ROUTES.dataset),
     { schema: { params: datasetParams, response: { 200: deletedSchema } } },
     async (request) => {
       const deleted = await datasets.deleteDataset({ datasetId: request.params.ds_id }, { caller: request.caller });
@@ -111,7 +113,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
   );
 
   app.get<{ Params: DatasetParams; Querystring: { offset: number; limit: number } }>(
-    '/api/v2/datasets/:ds_id/rows',
+    routerPath(ROUTES.datasetRows),
     { schema: { params: datasetParams, querystring: rowsQuery, response: { 200: rowsSchema } } },
     async (request) => {
       const { offset, limit } = request.query;

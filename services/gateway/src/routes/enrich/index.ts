@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Caller } from '@rde/platform';
-import { publicJson, publicSchemas } from '@rde/proto';
+import { publicJson, publicRoutes, publicSchemas } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import {
@@ -15,6 +15,7 @@ import {
   toolBody,
 } from './schemas';
 
+const { ROUTES, filled, routerPath } = publicRoutes;
 /** A one-row call may wait out a provider job's poll budget after its lookups: more than the default deadline. */
 const ENRICH_DEADLINE_MS = 90_000;
 /** Beyond the shared statuses (contract.ts): 402 when the balance cannot hold the rows' worst case. */
@@ -54,7 +55,7 @@ export async function enrichRoutes(app: FastifyInstance, deps: GatewayDependenci
 
   for (const capability of ENRICH_CAPABILITIES) {
     app.post<{ Body: EnrichBody }>(
-      `/tools/${capability}`,
+      filled(ROUTES.enrichTool, { capability }),
       { schema: { body: toolBody, response: responses } },
       async (request) => enrich(capability, request.body ?? {}, request.caller),
     );
@@ -66,7 +67,7 @@ export async function enrichRoutes(app: FastifyInstance, deps: GatewayDependenci
   };
 
   app.get<{ Params: { provider: string; job_id: string } }>(
-    '/enrich/jobs/:provider/:job_id',
+    routerPath(ROUTES.enrichJob),
     { schema: { params: jobParams, response: { 200: jobRecord } } },
     async (request) => job(request.params.provider, request.params.job_id, request.caller),
   );

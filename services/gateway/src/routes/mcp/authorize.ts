@@ -5,7 +5,7 @@ import type { GatewayDependencies } from '../../dependencies';
 import { errorResponses } from '../../contract';
 import { SESSION_COOKIE } from '../../session-cookie';
 import { consentPage } from './consent-page';
-import { issuerOf, originOf, resourceOf } from './index';
+import { issuerOf, resourceOf } from './index';
 import { acceptFormBodies, declared } from './oauth';
 import { authorizationQuery, consentForm, htmlPage, oauthErrorBody, redirect } from './oauth-schemas';
 
@@ -47,7 +47,7 @@ export async function authorizeRoutes(app: FastifyInstance, deps: GatewayDepende
       void reply.headers(PAGE_HEADERS);
       const { outcome } = await oauth.reviewAuthorization({
         parameters: parametersOf(request.query),
-        context: contextOf(request),
+        context: contextOf(request, deps),
       });
       if (outcome?.$case === 'errorRedirectUrl') return reply.redirect(outcome.value, 303);
       if (outcome?.$case !== 'consent') {
@@ -77,12 +77,12 @@ export async function authorizeRoutes(app: FastifyInstance, deps: GatewayDepende
       },
       async (request, reply) => {
         void reply.headers(PAGE_HEADERS);
-        if (crossSite(request))
+        if (crossSite(request, deps))
           throw errors.unauthenticated('Consent is given on RDE’s own consent page, not from another site');
         const { workspace_id: workspaceId = '', decision, ...query } = request.body;
         const { redirectUrl } = await oauth.decideAuthorization({
           parameters: parametersOf(query),
-          context: contextOf(request),
+          context: contextOf(request, deps),
           workspaceId,
           approved: decision === 'approve',
         });
@@ -102,10 +102,10 @@ function recognized(query: AuthorizationQuery): Record<string, string> {
   return Object.fromEntries(entries.filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
-function contextOf(request: FastifyRequest): mcpOAuth.AuthorizationContext {
+function contextOf(request: FastifyRequest, deps: GatewayDependencies): mcpOAuth.AuthorizationContext {
   return {
-    issuer: issuerOf(request),
-    resource: resourceOf(request),
+    issuer: issuerOf(deps),
+    resource: resourceOf(deps),
     sessionToken: request.cookies?.[SESSION_COOKIE] ?? '',
   };
 }
@@ -114,8 +114,8 @@ function contextOf(request: FastifyRequest): mcpOAuth.AuthorizationContext {
  * A post another site's page made: the browser says so (Sec-Fetch-Site, Origin). SameSite=Lax
  * already keeps the session cookie off it; this refuses it where a browser sends the cookie anyway.
  */
-function crossSite(request: FastifyRequest): boolean {
+function crossSite(request: FastifyRequest, deps: GatewayDependencies): boolean {
   if (request.headers['sec-fetch-site'] === 'cross-site') return true;
   const origin = request.headers.origin;
-  return origin !== undefined && origin !== originOf(request);
+  return origin !== undefined && origin !== deps.publicOrigin();
 }

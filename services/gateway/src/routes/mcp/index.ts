@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDependencies } from '../../dependencies';
 import type { BearerChallenge } from '../../plugins/authentication';
+import { refuseOtherBodies } from '../../body';
 import { errorBody, errorResponses } from '../../contract';
-import { badRequest, jsonRpcBody, jsonRpcResponse, methodNotAllowed } from './schemas';
+import { originGuard } from './origin-guard';
+import { badRequest, jsonRpcBody, jsonRpcError, jsonRpcResponse, methodNotAllowed } from './schemas';
 
 export const MCP_PATH = '/api/v2/mcp';
 export const PROTECTED_RESOURCE_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
@@ -22,44 +24,60 @@ const FORWARDED = /^(accept|content-type|mcp-.*|last-event-id)$/;
 export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
   const { mcp, mcpOAuth } = deps.clients;
   // The authorization server's access tokens (decision 0029) resolve in the mcp service, for this resource only.
-  const ownBearer = async (request: FastifyRequest, token: string) =>
+  const ownBearer = async (_request: FastifyRequest, token: string) =>
     token.startsWith(ACCESS_TOKEN_PREFIX)
-      ? (await mcpOAuth.resolveAccessToken({ token, resource: resourceOf(request) })).caller
+      ? (await mcpOAuth.resolveAccessToken({ token, resource: resourceOf(deps) })).caller
       : undefined;
-  const guarded = { bearerChallenge: discoveryChallenge, ownBearer };
+  const guarded = { bearerChallenge: discoveryChallengeOf(deps), ownBearer };
+  const onRequest = originGuard(deps);
+  // A foreign Host or Origin: the JSON-RPC error the SDK's own check answers.
+  const forbidden = { 403: jsonRpcError };
 
-  app.post<{ Body: unknown }>(
-    MCP_PATH,
-    {
-      config: guarded,
-      schema: {
-        body: jsonRpcBody,
-        response: { 200: jsonRpcResponse, 202: { type: 'null' }, 400: badRequest, ...errorResponses(406) },
-      },
-    },
-    async (request, reply) => {
-      const served = await mcp.serve(
-        {
-          method: 'POST',
-          url: `${originOf(request)}${MCP_PATH}`,
-          headers: forwardedHeaders(request),
-          body: Buffer.from(JSON.stringify(request.body)),
+  await app.register(async (scope) => {
+    // Streamable HTTP: the body is one JSON-RPC message; any other media type is 415, not a 422.
+    refuseOtherBodies(scope, { detail: 'The body must be application/json: a JSON-RPC message' });
+    scope.post<{ Body: unknown }>(
+      MCP_PATH,
+      {
+        config: guarded,
+        onRequest,
+        schema: {
+          body: jsonRpcBody,
+          response: {
+            200: jsonRpcResponse,
+            202: { type: 'null' },
+            400: badRequest,
+            ...forbidden,
+            ...errorResponses(406, 415),
+          },
         },
-        { caller: request.caller, deadlineMs: CALL_DEADLINE_MS },
-      );
-      for (const { name, value } of served.headers) if (FORWARDED.test(name)) void reply.header(name, value);
-      // A notification's 202 has no body, so no content type either.
-      return reply.code(served.status).send(served.body.length > 0 ? Buffer.from(served.body) : undefined);
-    },
-  );
+      },
+      async (request, reply) => {
+        const served = await mcp.serve(
+          {
+            method: 'POST',
+            url: resourceOf(deps),
+            headers: forwardedHeaders(request),
+            body: Buffer.from(JSON.stringify(request.body)),
+          },
+          { caller: request.caller, deadlineMs: CALL_DEADLINE_MS },
+        );
+        for (const { name, value } of served.headers) if (FORWARDED.test(name)) void reply.header(name, value);
+        // A notification's 202 has no body, so no content type either.
+        return reply.code(served.status).send(served.body.length > 0 ? Buffer.from(served.body) : undefined);
+      },
+    );
+  });
 
-  app.get(MCP_PATH, { config: guarded, schema: { response: { 405: methodNotAllowed } } }, async (_request, reply) =>
-    notAllowed(reply),
+  app.get(
+    MCP_PATH,
+    { config: guarded, onRequest, schema: { response: { ...forbidden, 405: methodNotAllowed } } },
+    async (_request, reply) => notAllowed(reply),
   );
 
   app.delete(
     MCP_PATH,
-    { config: { public: true }, schema: { response: { 405: methodNotAllowed } } },
+    { config: { public: true }, onRequest, schema: { response: { ...forbidden, 405: methodNotAllowed } } },
     async (_request, reply) => notAllowed(reply),
   );
 
@@ -86,32 +104,27 @@ function notAllowed(reply: FastifyReply) {
  * RFC 6750 §3 with RFC 9728's `resource_metadata`: no `error` when no token was sent, so a client
  * starts discovery; `invalid_token` when one was sent and is unknown, revoked or expired.
  */
-function discoveryChallenge(request: FastifyRequest, tokenSent: boolean): BearerChallenge {
-  // `scope` names what to ask for (MCP authorization, scope selection), so a client needs no guess.
-  const metadata = `resource_metadata="${originOf(request)}${PROTECTED_RESOURCE_PATH}", scope="${SCOPES.join(' ')}"`;
-  if (!tokenSent) return { header: `Bearer ${metadata}`, body: { detail: 'Not authenticated' } };
-  const description = 'The access token is invalid, revoked or expired';
-  return {
-    header: `Bearer error="invalid_token", error_description="${description}", ${metadata}`,
-    body: { detail: description, error: 'invalid_token', error_description: description },
+function discoveryChallengeOf(deps: GatewayDependencies) {
+  return (_request: FastifyRequest, tokenSent: boolean): BearerChallenge => {
+    // `scope` names what to ask for (MCP authorization, scope selection), so a client needs no guess.
+    const metadata = `resource_metadata="${issuerOf(deps)}${PROTECTED_RESOURCE_PATH}", scope="${SCOPES.join(' ')}"`;
+    if (!tokenSent) return { header: `Bearer ${metadata}`, body: { detail: 'Not authenticated' } };
+    const description = 'The access token is invalid, revoked or expired';
+    return {
+      header: `Bearer error="invalid_token", error_description="${description}", ${metadata}`,
+      body: { detail: description, error: 'invalid_token', error_description: description },
+    };
   };
 }
 
-/** The public origin as the client addressed it (a TLS-terminating proxy says so in X-Forwarded-Proto). */
-export function originOf(request: FastifyRequest): string {
-  const forwarded = request.headers['x-forwarded-proto'];
-  const protocol = forwarded === 'https' || forwarded === 'http' ? forwarded : request.protocol;
-  return `${protocol}://${request.host}`;
+/** The protected resource clients address: what access tokens are bound to (RFC 8707), from the public URL. */
+export function resourceOf(deps: GatewayDependencies): string {
+  return `${deps.publicOrigin()}${MCP_PATH}`;
 }
 
-/** The protected resource as the client addressed it: what access tokens are bound to (RFC 8707). */
-export function resourceOf(request: FastifyRequest): string {
-  return `${originOf(request)}${MCP_PATH}`;
-}
-
-/** The authorization server's issuer identifier: this origin (RFC 8414 metadata at its root). */
-export function issuerOf(request: FastifyRequest): string {
-  return originOf(request);
+/** The authorization server's issuer identifier: the public origin (RFC 8414 metadata at its root). */
+export function issuerOf(deps: GatewayDependencies): string {
+  return deps.publicOrigin();
 }
 
 function forwardedHeaders(request: FastifyRequest) {

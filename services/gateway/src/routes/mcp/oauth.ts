@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, httpError, RdeError } from '@rde/platform';
 import { mcpOAuth } from '@rde/proto';
+import { refuseOtherBodies } from '../../body';
 import type { GatewayDependencies } from '../../dependencies';
 import { AUTHORIZE_PATH, authorizeRoutes } from './authorize';
 import { issuerOf, MCP_PATH, PROTECTED_RESOURCE_PATH, resourceOf, SCOPES } from './index';
@@ -34,9 +35,9 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
   app.get(
     PROTECTED_RESOURCE_PATH,
     { config: open, schema: { response: { 200: protectedResourceMetadata } } },
-    async (request) => ({
-      resource: resourceOf(request),
-      authorization_servers: [issuerOf(request)],
+    async () => ({
+      resource: resourceOf(deps),
+      authorization_servers: [issuerOf(deps)],
       scopes_supported: SCOPES,
       bearer_methods_supported: ['header'],
       resource_name: 'RDE',
@@ -46,8 +47,8 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
   app.get(
     '/.well-known/oauth-authorization-server',
     { config: open, schema: { response: { 200: authorizationServerMetadata } } },
-    async (request) => {
-      const issuer = issuerOf(request);
+    async () => {
+      const issuer = issuerOf(deps);
       return {
         issuer,
         authorization_endpoint: `${issuer}${AUTHORIZE_PATH}`,
@@ -67,27 +68,31 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
     },
   );
 
-  app.post(
-    `${OAUTH_PATH}/register`,
-    {
-      config: open,
-      attachValidation: true,
-      schema: {
-        body: registrationBody,
-        response: { 201: registeredClient, 400: oauthErrorBody, 429: rateLimitedBody },
+  await app.register(async (scope) => {
+    // RFC 7591 §3: the metadata is JSON; anything else is refused in RFC 7591's error format.
+    refuseOtherBodies(scope, oauthRefusal('invalid_client_metadata', 'The client metadata must be application/json'));
+    scope.post(
+      `${OAUTH_PATH}/register`,
+      {
+        config: open,
+        attachValidation: true,
+        schema: {
+          body: registrationBody,
+          response: { 201: registeredClient, 400: oauthErrorBody, 415: oauthErrorBody, 429: rateLimitedBody },
+        },
       },
-    },
-    async (request, reply) => {
-      refuseMalformed(request, 'invalid_client_metadata');
-      const { clientJson } = await withRetryAfter(reply, () =>
-        oauth.registerClient({ metadataJson: Buffer.from(JSON.stringify(request.body)), from: { ip: request.ip } }),
-      );
-      return reply
-        .code(201)
-        .header('cache-control', 'no-store')
-        .send(JSON.parse(Buffer.from(clientJson).toString('utf8')));
-    },
-  );
+      async (request, reply) => {
+        refuseMalformed(request, 'invalid_client_metadata');
+        const { clientJson } = await withRetryAfter(reply, () =>
+          oauth.registerClient({ metadataJson: Buffer.from(JSON.stringify(request.body)), from: { ip: request.ip } }),
+        );
+        return reply
+          .code(201)
+          .header('cache-control', 'no-store')
+          .send(JSON.parse(Buffer.from(clientJson).toString('utf8')));
+      },
+    );
+  });
 
   await authorizeRoutes(app, deps);
 
@@ -111,7 +116,7 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
         },
       },
       async (request, reply) => {
-        if (request.headers.authorization !== undefined) return refuseClientAuthentication(request, reply);
+        if (request.headers.authorization !== undefined) return refuseClientAuthentication(request, reply, deps);
         refuseMalformed(request, 'invalid_request');
         const { tokenJson } = await withRetryAfter(reply, () =>
           oauth.exchangeToken({
@@ -155,12 +160,12 @@ export function declared(form: Form, schema: { properties: Record<string, unknow
  * RFC 6749 §5.2: a client that authenticated with the `Authorization` header gets 401 with a
  * challenge in its scheme. Every client here is public (`none`): its client_id goes in the form.
  */
-function refuseClientAuthentication(request: FastifyRequest, reply: FastifyReply) {
+function refuseClientAuthentication(request: FastifyRequest, reply: FastifyReply, deps: GatewayDependencies) {
   const scheme = /^\S+/.exec(request.headers.authorization ?? '')?.[0] ?? 'Basic';
   const description = 'Clients of this server are public: send client_id in the form, and no Authorization header';
   return reply
     .code(401)
-    .header('www-authenticate', `${scheme} realm="${issuerOf(request)}", error="invalid_client"`)
+    .header('www-authenticate', `${scheme} realm="${issuerOf(deps)}", error="invalid_client"`)
     .send({ detail: description, error: 'invalid_client', error_description: description });
 }
 
@@ -171,7 +176,7 @@ function refuseClientAuthentication(request: FastifyRequest, reply: FastifyReply
 function refuseMalformed(request: FastifyRequest, error: string): void {
   const refused = request.validationError;
   if (!refused) return;
-  throw httpError(400, { detail: refused.message, error, error_description: refused.message });
+  throw httpError(400, oauthRefusal(error, refused.message));
 }
 
 /** A rate-limited answer tells the client when to come back (RFC 6585 §4): the service's `retry_after`. */
@@ -213,8 +218,10 @@ export function acceptFormBodies(scope: FastifyInstance): void {
       done(null, form);
     },
   );
-  scope.addContentTypeParser('*', (_request: FastifyRequest, _payload, done) => {
-    const description = 'The body must be application/x-www-form-urlencoded';
-    done(httpError(415, { detail: description, error: 'invalid_request', error_description: description }), undefined);
-  });
+  refuseOtherBodies(scope, oauthRefusal('invalid_request', 'The body must be application/x-www-form-urlencoded'));
+}
+
+/** An OAuth error body (RFC 6749 §5.2, RFC 7591 §3.2.2), with the spec's `detail` beside it. */
+function oauthRefusal(error: string, description: string) {
+  return { detail: description, error, error_description: description };
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { httpError } from '@rde/platform';
-import { publicJson, publicSchemas } from '@rde/proto';
+import { publicJson, publicRoutes, publicSchemas } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import { qualifiedSchema, qualifyBody } from './schemas';
+
+const { ROUTES } = publicRoutes;
 
 interface QualifyBody {
   job_spec: string;
@@ -19,7 +21,7 @@ const quotaErrors = errorResponses(409);
 /** POST /qualify: scores candidates against a job spec (waterfall service, free). */
 export async function qualifyRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
   app.post<{ Body: QualifyBody }>(
-    '/qualify',
+    ROUTES.qualify,
     {
       schema: { body: qualifyBody, response: { 200: qualifiedSchema, ...quotaErrors } },
       attachValidation: true,

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Caller } from '@rde/platform';
-import { publicJson } from '@rde/proto';
+import { publicJson, publicRoutes } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import { capabilityParams, searchBody, searchResult, toolBody } from './schemas';
 
+const { ROUTES, routerPath } = publicRoutes;
 /** A search walks up to four vendors, each given up to the vendor timeout: more than the default deadline. */
 const SEARCH_DEADLINE_MS = 90_000;
 /** Beyond the shared statuses (contract.ts): 402 when the balance cannot hold a step. */
@@ -21,7 +22,7 @@ export async function searchRoutes(app: FastifyInstance, deps: GatewayDependenci
   };
 
   app.post<{ Params: { capability: string }; Body: object }>(
-    '/search/:capability',
+    routerPath(ROUTES.search),
     { schema: { params: capabilityParams, body: searchBody, response: responses } },
     async (request) => search(request.body ?? {}, request),
   );

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { newRunId, type Caller } from '@rde/platform';
-import { publicJson } from '@rde/proto';
+import { publicJson, publicRoutes } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import { ENRICH_CAPABILITIES } from '../enrich/schemas';
@@ -16,6 +16,7 @@ import {
   toolParams,
 } from './schemas';
 
+const { ROUTES, routerPath } = publicRoutes;
 /** The waterfalls sold as tools, each with its own static POST /tools/{waterfall} route. */
 const WATERFALL_TOOLS = ['people_search', ...ENRICH_CAPABILITIES];
 /**
@@ -30,7 +31,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
   const { catalog: catalogClient } = deps.clients;
 
   app.get<{ Querystring: { filter?: string } }>(
-    '/tools',
+    ROUTES.tools,
     { schema: { querystring: listQuery, response: { 200: toolList } } },
     async (request) => {
       const filter = request.query.filter ?? '';
@@ -69,7 +70,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
   }
 
   app.get<{ Params: { tool: string; method: string } }>(
-    '/tools/:tool/:method',
+    routerPath(ROUTES.toolMethod),
     { schema: { params: contractParams, response: { 200: methodContract } } },
     async (request) => {
       const { tool, method } = await catalogClient.getMethod(request.params, { caller: request.caller });
@@ -81,7 +82,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
     Params: { tool: string; method: string };
     Body: { payload?: object; args?: unknown[]; kwargs?: object; dry_run?: boolean; session_id?: string };
   }>(
-    '/tools/:tool/:method',
+    routerPath(ROUTES.toolMethod),
     {
       schema: {
         params: methodParams,

@@ -87,6 +87,8 @@ export class Authorization {
       access_expires_at_ms: 0,
       refresh_hash: '',
       previous_refresh_hash: '',
+      previous_access_hash: '',
+      previous_access_expires_at_ms: 0,
       refresh_expires_at_ms: 0,
       revoked: false,
       created_at_ms: now,

@@ -17,6 +17,8 @@ export interface AuthorizationServerOptions {
   readonly tokenPerMinute: number;
   /** How long the answer to "is the grant's user still a member?" is trusted at use (decision 0029). */
   readonly membershipCacheMs: number;
+  /** How long an access token still works after a refresh replaced it (decision 0056). */
+  readonly refreshGraceMs: number;
 }
 
 /** The MCP endpoint's OAuth 2.0 authorization server (decision 0029). */
@@ -26,7 +28,12 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   return {
     registration: new ClientRegistration(store, clock),
     authorization: new Authorization(store, options.auth, clock),
-    tokens: new Tokens(store, clock, new Membership(options.auth, clock, options.membershipCacheMs)),
+    tokens: new Tokens(
+      store,
+      clock,
+      new Membership(options.auth, clock, options.membershipCacheMs),
+      options.refreshGraceMs,
+    ),
     limits: {
       register: new RateLimit(counters, 'register', options.registerPerMinute),
       token: new RateLimit(counters, 'token', options.tokenPerMinute),

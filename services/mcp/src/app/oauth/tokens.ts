@@ -12,6 +12,8 @@ export class Tokens {
     private readonly store: OAuthStore,
     private readonly clock: Clock,
     private readonly membership: Membership,
+    /** How long an access token still works after a refresh replaced it (decision 0056). */
+    private readonly refreshGraceMs: number,
   ) {}
 
   async exchange(request: TokenRequest): Promise<Record<string, unknown>> {
@@ -34,13 +36,17 @@ export class Tokens {
     return request.grantType === 'authorization_code' ? this.redeem(request) : this.refresh(request);
   }
 
-  /** RFC 7009: the grant behind either token is revoked; an unknown token (or another client's) changes nothing. */
+  /** RFC 7009: the grant behind any of its tokens is revoked; an unknown token (or another client's) changes nothing. */
   async revoke(request: mcpOAuth.RevokeTokenRequest): Promise<void> {
     if (!request.token) throw oauthError(400, 'invalid_request', 'token is required');
     const hash = hashOf(request.token);
+    // RFC 7009 §2.1: the client identifies itself (a public client by its client_id) and revokes only its own.
+    if (!request.clientId) throw oauthError(400, 'invalid_client', 'client_id is required');
     const grant =
-      (await this.store.grants.byHash('access_hash', hash)) ?? (await this.store.grants.byHash('refresh_hash', hash));
-    if (grant && (!request.clientId || request.clientId === grant.client_id)) await this.store.grants.revoke(grant._id);
+      (await this.store.grants.byHash('access_hash', hash)) ??
+      (await this.store.grants.byHash('previous_access_hash', hash)) ??
+      (await this.store.grants.byHash('refresh_hash', hash));
+    if (grant && request.clientId === grant.client_id) await this.store.grants.revoke(grant._id);
   }
 
   /**
@@ -48,8 +54,12 @@ export class Tokens {
    * user still belongs to the grant's workspace (with the role they have there now).
    */
   async resolve(token: string, resource: string): Promise<Caller> {
-    const grant = await this.store.grants.byHash('access_hash', hashOf(token));
-    const live = grant && !grant.revoked && grant.access_expires_at_ms > this.clock.now();
+    const hash = hashOf(token);
+    const current = await this.store.grants.byHash('access_hash', hash);
+    // An access token a refresh replaced still serves the calls in flight with it, for the grace.
+    const grant = current ?? (await this.store.grants.byHash('previous_access_hash', hash));
+    const expiresAtMs = current ? current.access_expires_at_ms : grant?.previous_access_expires_at_ms;
+    const live = grant && !grant.revoked && (expiresAtMs ?? 0) > this.clock.now();
     if (!live || grant.resource !== resource)
       throw errors.unauthenticated('The access token is invalid, revoked or expired');
     const role = await this.membership.recent(grant.user_id, grant.workspace_id);
@@ -109,7 +119,11 @@ export class Tokens {
     checkResource(request, grant);
     await this.checkMember(grant);
     const { issued, response } = this.issue(grant);
-    if (!(await this.store.grants.rotate(grant._id, hash, issued))) {
+    const retired = {
+      previous_access_hash: grant.access_hash,
+      previous_access_expires_at_ms: Math.min(grant.access_expires_at_ms, this.clock.now() + this.refreshGraceMs),
+    };
+    if (!(await this.store.grants.rotate(grant._id, hash, issued, retired))) {
       throw invalidGrant('The refresh token is unknown, used or revoked');
     }
     return response;

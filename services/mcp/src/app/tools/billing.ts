@@ -1,4 +1,4 @@
-import { publicJson } from '@rde/proto';
+import { publicJson, publicRoutes } from '@rde/proto';
 import { object, type McpTool } from './tool';
 
 /** The workspace's credits (spec "Billing"): a read. */
@@ -6,7 +6,7 @@ export const BILLING_TOOLS: readonly McpTool[] = [
   {
     name: 'get_balance',
     title: 'Credit balance',
-    description: 'The workspace credit balance, reserved and available credits (GET /api/v2/billing/balance).',
+    description: `The workspace credit balance, reserved and available credits (GET ${publicRoutes.ROUTES.balance}).`,
     inputSchema: object({}),
     spends: false,
     async run(clients, caller) {

@@ -1,17 +1,18 @@
 import { newRunId } from '@rde/platform';
-import { publicJson, publicSchemas } from '@rde/proto';
+import { publicJson, publicRoutes, publicSchemas } from '@rde/proto';
 import { jsonBytes, parseJson } from '../../domain/json';
 import { readEnrichJob } from './enrich';
 import { CALL_DEADLINE_MS, object, type McpTool } from './tool';
 
 const { callBody, methodParams } = publicSchemas;
+const { ROUTES } = publicRoutes;
 
 /** The catalog's tools and methods: list, describe and call (spec "Tools"). */
 export const CATALOG_TOOLS: readonly McpTool[] = [
   {
     name: 'list_tools',
     title: 'List data-provider tools',
-    description: 'The catalog of data-provider tools and their methods with costs (GET /api/v2/tools).',
+    description: `The catalog of data-provider tools and their methods with costs (GET ${ROUTES.tools}).`,
     inputSchema: object({ filter: { type: 'string', description: 'substring of a tool name or description' } }),
     spends: false,
     async run(clients, caller, args) {
@@ -23,7 +24,7 @@ export const CATALOG_TOOLS: readonly McpTool[] = [
   {
     name: 'describe_tool_method',
     title: 'Describe a tool method',
-    description: 'The contract of one method: inputs, payload schema and cost (GET /api/v2/tools/{tool}/{method}).',
+    description: `The contract of one method: inputs, payload schema and cost (GET ${ROUTES.toolMethod}).`,
     inputSchema: methodParams,
     spends: false,
     async run(clients, caller, args) {
@@ -38,7 +39,7 @@ export const CATALOG_TOOLS: readonly McpTool[] = [
     name: 'call_tool_method',
     title: 'Call a tool method',
     description:
-      'Calls one data-provider method and charges its cost, exactly as POST /api/v2/tools/{tool}/{method} ' +
+      `Calls one data-provider method and charges its cost, exactly as POST ${ROUTES.toolMethod} ` +
       '(tool and method are the path, the rest its body). dry_run: true prices the call without calling the ' +
       'vendor or charging. The resume of a still_enriching step ({tool: "enrich_jobs", method: <provider>, ' +
       'payload: {job_id}}) reads the job, free.',

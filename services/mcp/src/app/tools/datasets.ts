@@ -1,6 +1,8 @@
-import { publicJson } from '@rde/proto';
+import { publicJson, publicRoutes } from '@rde/proto';
 import { parseJson } from '../../domain/json';
 import { object, text, type McpTool } from './tool';
+
+const { ROUTES } = publicRoutes;
 
 const page = (maximum: number, fallback: number) => ({
   offset: { type: 'integer', minimum: 0, default: 0 },
@@ -12,7 +14,7 @@ export const DATASET_TOOLS: readonly McpTool[] = [
   {
     name: 'list_datasets',
     title: 'List datasets',
-    description: "The workspace's datasets, newest first (GET /api/v2/datasets).",
+    description: `The workspace's datasets, newest first (GET ${ROUTES.datasets}).`,
     inputSchema: object({ session_id: { type: 'string' }, ...page(100, 10) }),
     spends: false,
     async run(clients, caller, args) {
@@ -26,7 +28,7 @@ export const DATASET_TOOLS: readonly McpTool[] = [
   {
     name: 'get_dataset',
     title: 'Get a dataset',
-    description: 'One dataset by id (GET /api/v2/datasets/{id}).',
+    description: `One dataset by id (GET ${ROUTES.dataset}).`,
     inputSchema: object({ dataset_id: text('dataset id') }, ['dataset_id']),
     spends: false,
     async run(clients, caller, args) {
@@ -37,7 +39,7 @@ export const DATASET_TOOLS: readonly McpTool[] = [
   {
     name: 'get_dataset_rows',
     title: 'Read dataset rows',
-    description: 'A page of rows in order (GET /api/v2/datasets/{id}/rows).',
+    description: `A page of rows in order (GET ${ROUTES.datasetRows}).`,
     inputSchema: object({ dataset_id: text('dataset id'), ...page(1000, 50) }, ['dataset_id']),
     spends: false,
     async run(clients, caller, args) {

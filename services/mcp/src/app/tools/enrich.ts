@@ -1,11 +1,12 @@
 import type { Caller } from '@rde/platform';
-import { publicJson, publicSchemas } from '@rde/proto';
+import { publicJson, publicRoutes, publicSchemas } from '@rde/proto';
 import type { ToolClients } from '../../clients';
 import { jsonBytes, parseJson } from '../../domain/json';
 import { argumentCheck } from '../arguments';
 import { WATERFALL_DEADLINE_MS, type McpTool } from './tool';
 
 const { ENRICH_CAPABILITIES, enrichToolBody, jobParams, resumeBody } = publicSchemas;
+const { ROUTES, filled } = publicRoutes;
 
 const TITLES: Record<string, string> = {
   email_enrichment: 'Find work emails',
@@ -22,7 +23,7 @@ const enrichmentTools: McpTool[] = ENRICH_CAPABILITIES.map((capability) => ({
   name: capability,
   title: TITLES[capability],
   description:
-    `The ${capability} enrichment waterfall, charged as POST /api/v2/tools/${capability}: payload (one row) or ` +
+    `The ${capability} enrichment waterfall, charged as POST ${filled(ROUTES.enrichTool, { capability })}: payload (one row) or ` +
     'rows (up to 100, answered within seconds with _meta.run_id and status running; an identical batch within ' +
     '15 minutes is replayed at no charge). A step left still_enriching carries job_id and resume: read it with ' +
     'get_enrich_job. dry_run: true prices the call without a vendor call or a charge.',
@@ -46,7 +47,7 @@ const enrichJobTool: McpTool = {
   name: 'get_enrich_job',
   title: 'Read an enrich job',
   description:
-    'A provider job a still_enriching step left open (GET /api/v2/enrich/jobs/{provider}/{job_id}), free: ' +
+    `A provider job a still_enriching step left open (GET ${ROUTES.enrichJob}), free: ` +
     'status pending, settled, failed or expired; once settled also charged, email and result.',
   inputSchema: jobParams,
   spends: false,

@@ -1,4 +1,4 @@
-import { publicJson, publicSchemas } from '@rde/proto';
+import { publicJson, publicRoutes, publicSchemas } from '@rde/proto';
 import { jsonBytes } from '../../domain/json';
 import type { McpTool } from './tool';
 
@@ -9,7 +9,7 @@ export const QUALIFY_TOOLS: readonly McpTool[] = [
     title: 'Score candidates against a job spec',
     description:
       'Ranks candidates (rows from search or linkedin_profile) against a job spec on a 0 to 10 scale, as ' +
-      'POST /api/v2/qualify: min_score keeps those at or above it; a batch of title-only rows is refused ' +
+      `POST ${publicRoutes.ROUTES.qualify}: min_score keeps those at or above it; a batch of title-only rows is refused ` +
       '(422 no_work_history) unless allow_thin_profiles; async: true scores into a new dataset in the ' +
       'background (poll get_dataset for enrich_status). Free.',
     inputSchema: publicSchemas.qualifyBody,

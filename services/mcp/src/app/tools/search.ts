@@ -1,4 +1,4 @@
-import { publicJson, publicSchemas } from '@rde/proto';
+import { publicJson, publicRoutes, publicSchemas } from '@rde/proto';
 import { jsonBytes, parseJson } from '../../domain/json';
 import { WATERFALL_DEADLINE_MS, type McpTool } from './tool';
 
@@ -8,7 +8,7 @@ export const SEARCH_TOOLS: readonly McpTool[] = [
     name: 'search_people',
     title: 'Search people',
     description:
-      'People search across the provider waterfall, charged as POST /api/v2/search/people_search: the same ' +
+      `People search across the provider waterfall, charged as POST ${publicRoutes.filled(publicRoutes.ROUTES.search, { capability: 'people_search' })}: the same ` +
       'body (query or flat filters such as titles and company_names, limit, providers, dry_run, preview).',
     inputSchema: publicSchemas.searchBody,
     spends: true,

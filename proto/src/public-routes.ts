@@ -1,0 +1,28 @@
+/**
+ * The public routes the MCP tools mirror, written as the spec writes them (`{name}` parameters; no
+ * version prefix but where the spec gives one, Versioning 1). One table for the gateway's router
+ * and the tools' descriptions, so a description cannot cite a route that does not exist (decision 0055).
+ */
+export const ROUTES = {
+  tools: '/tools',
+  toolMethod: '/tools/{tool}/{method}',
+  /** An enrichment waterfall's tool route, one per capability. */
+  enrichTool: '/tools/{capability}',
+  enrichJob: '/enrich/jobs/{provider}/{job_id}',
+  search: '/search/{capability}',
+  qualify: '/qualify',
+  datasets: '/api/v2/datasets',
+  dataset: '/api/v2/datasets/{ds_id}',
+  datasetRows: '/api/v2/datasets/{ds_id}/rows',
+  balance: '/billing/balance',
+} as const;
+
+/** A route in the gateway router's syntax: `{name}` becomes `:name`. */
+export function routerPath(route: string): string {
+  return route.replace(/{(\w+)}/g, ':$1');
+}
+
+/** A route with some parameters filled in (a capability, a tool), the others left as `{name}`. */
+export function filled(route: string, values: Record<string, string>): string {
+  return route.replace(/{(\w+)}/g, (parameter, name: string) => values[name] ?? parameter);
+}
