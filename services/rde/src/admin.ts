@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
-import { ConfigError, createClient, loadConfig, RdeError, type ServiceClient } from '@rde/platform';
+import { ConfigError, createClient, RdeError, type ServiceClient } from '@rde/platform';
 import { auth } from '@rde/proto';
+import { InstanceLookupError, moduleAddress } from './instances';
 
 export const ADMIN_USAGE = `  rde admin create-workspace --email <email> [--name <name>]
   rde admin add-member --workspace <id> --email <email> [--role member|owner]
   rde admin remove-member --workspace <id> --email <email>
-      call the auth service at RDE_AUTH_ADDR (default 127.0.0.1:7101); print one JSON object
-      with the ids (and a new key's plaintext, shown this once)`;
+      call the auth service at RDE_AUTH_ADDR, else of the running \`rde start\` on this machine
+      (--instance <pid> chooses when several run); print one JSON object with the ids (and a new
+      key's plaintext, shown this once)`;
 
 type AuthRpc = ServiceClient<typeof auth.AuthServiceService>['rpc'];
 
@@ -51,17 +52,17 @@ const COMMANDS: Record<string, (args: string[], rpc: AuthRpc) => Promise<Record<
  * interface does not expose. Prints one JSON object on stdout; returns the exit code (2 = usage).
  */
 export async function admin(args: string[], variables: NodeJS.ProcessEnv): Promise<number> {
-  const [command, ...rest] = args;
+  const { instance, rest: commandArgs } = instanceOption(args);
+  const [command, ...rest] = commandArgs;
   const run = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!run) {
     console.error(`usage:\n${ADMIN_USAGE}`);
     return command === undefined ? 0 : 2;
   }
   try {
-    const { RDE_AUTH_ADDR } = loadConfig({ RDE_AUTH_ADDR: z.string().default('127.0.0.1:7101') }, variables);
     // Not retried: each command mints a key, so a blind retry could mint two.
     const client = createClient(auth.AuthServiceService, {
-      address: RDE_AUTH_ADDR,
+      address: moduleAddress('auth', variables, instance),
       deadlineMs: 10_000,
     });
     try {
@@ -74,6 +75,10 @@ export async function admin(args: string[], variables: NodeJS.ProcessEnv): Promi
     if (error instanceof UsageError || error instanceof ConfigError) {
       console.error(`rde admin ${command}: ${error.message}\nusage:\n${ADMIN_USAGE}`);
       return 2;
+    }
+    if (error instanceof InstanceLookupError) {
+      console.error(`rde admin ${command}: ${error.message}`);
+      return 1;
     }
     if (error instanceof RdeError) {
       console.error(`rde admin ${command}: ${error.httpStatus} ${JSON.stringify(error.body)}`);
@@ -98,4 +103,11 @@ function options<N extends string>(args: string[], names: Record<N, boolean>): R
   const missing = (Object.keys(names) as N[]).filter((name) => names[name] && !values[name]);
   if (missing.length > 0) throw new UsageError(`missing ${missing.map((name) => `--${name}`).join(', ')}`);
   return values as Record<N, string>;
+}
+
+/** `--instance <pid>`, anywhere in the arguments: which running instance every admin command addresses. */
+function instanceOption(args: string[]): { instance?: string; rest: string[] } {
+  const at = args.indexOf('--instance');
+  if (at === -1) return { rest: args };
+  return { instance: args[at + 1] ?? '', rest: [...args.slice(0, at), ...args.slice(at + 2)] };
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ConfigError, createLogger, env, loadConfig, startMetricsServer, type Logger } from '@rde/platform';
 import { admin, ADMIN_USAGE } from './admin';
 import { backendsFromEnv } from './backends';
+import { recordInstance } from './instances';
 import { migrate, MIGRATE_USAGE, parseMigrateArgs } from './migrate';
 import { startModules } from './start';
 import { isAllInOne, resolveTargets, TargetError } from './targets';
@@ -46,14 +47,10 @@ async function start(args: string[]): Promise<void> {
           host: metricsConfig.RDE_METRICS_HOST,
           logger,
         });
-  logger.info(
-    {
-      target,
-      ms: Math.round(performance.now() - began),
-      modules: Object.fromEntries([...started.modules].map(([n, m]) => [n, m.address])),
-    },
-    'RDE started',
-  );
+  const addresses = Object.fromEntries([...started.modules].map(([n, m]) => [n, m.address]));
+  const forgetInstance = recordInstance(process.env, addresses);
+  process.on('exit', forgetInstance);
+  logger.info({ target, ms: Math.round(performance.now() - began), modules: addresses }, 'RDE started');
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) process.exit(1);
