@@ -27,6 +27,8 @@ function run(args: string[], variables: NodeJS.ProcessEnv): Promise<Exited> {
   });
 }
 
+jest.setTimeout(60_000);
+
 const started: ChildProcess[] = [];
 
 async function startInstance(
@@ -109,6 +111,72 @@ test('with no instance running, admin says so; a dead process record is ignored 
   expect(result.stderr).toContain('RDE_AUTH_ADDR');
   expect(readdirSync(dir)).toEqual([]);
 });
+
+/**
+ * Output of `rde start` until `until` appears in it; then rde (the pid its runtime record names,
+ * `script`'s child on a terminal) is stopped and the output returned.
+ */
+function outputOf(command: string, args: string[], variables: NodeJS.ProcessEnv, until: RegExp): Promise<string> {
+  const dir = variables.RDE_RUNTIME_DIR!;
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: bareEnv(variables), stdio: ['ignore', 'pipe', 'pipe'] });
+    started.push(child);
+    let output = '';
+    let stopping = false;
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!stopping && until.test(output)) {
+        stopping = true;
+        for (const record of readdirSync(dir)) process.kill(Number(record.replace('.json', '')), 'SIGTERM');
+      }
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    child.once('exit', () => (stopping ? resolve(output) : reject(new Error(`exited before ${until}:\n${output}`))));
+  });
+}
+
+test('on a terminal, rde start prints a banner: URL, docs, the dev key, its balance, a first curl, in memory', async () => {
+  const port = await freePort();
+  const output = await outputOf(
+    'script',
+    ['-q', '-e', '-c', `exec ${process.execPath} ${BIN} start`, '/dev/null'],
+    { PORT: String(port), RDE_RUNTIME_DIR: freshDir(), RDE_LOG_LEVEL: 'info' },
+    /in memory: data is lost on restart/,
+  );
+  const url = `http://localhost:${port}`;
+  expect(output).toContain(`API      ${url}`);
+  expect(output).toContain(`docs     ${url}/docs`);
+  const key = /dev key {2}(rde_live_\S+) {2}\(new on every start; set RDE_DEV_API_KEY/.exec(output)?.[1];
+  expect(key).toBeDefined();
+  expect(output).toMatch(/balance {2}\d+ credits in the dev workspace/);
+  expect(output).toContain(`curl -H "Authorization: Bearer ${key}" ${url}/billing/balance`);
+  expect(output).toContain('in memory: data is lost on restart');
+  // Logs are pretty on a terminal: no line is pino's JSON.
+  expect(output.split(/\r?\n/).filter((line) => line.startsWith('{"level"'))).toEqual([]);
+});
+
+test('without a terminal, every line rde start prints is JSON (no banner, no plain-text warning of a library)', async () => {
+  const port = await freePort();
+  const output = await outputOf(
+    process.execPath,
+    [BIN, 'start'],
+    { PORT: String(port), RDE_RUNTIME_DIR: freshDir(), RDE_LOG_LEVEL: 'info' },
+    /"msg":"RDE started"/,
+  );
+  const lines = output.split('\n').filter((line) => line !== '');
+  expect(lines.filter((line) => !isJson(line))).toEqual([]);
+  expect(output).not.toContain('RDE is running');
+});
+
+function isJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 describe('a taken port is one line naming the variable that sets it', () => {
   let holder: Server;

@@ -23,6 +23,11 @@ export async function backendsFromEnv(variables: NodeJS.ProcessEnv, logger: Logg
 
 const PRODUCTION_VARIABLES = ['RDE_MONGO_URL', 'RDE_KAFKA_BROKERS', 'RDE_REDIS_URL'] as const;
 
+/** true when no production adapter is configured: the embedded, in-memory ones run. */
+export function embeddedAdapters(variables: NodeJS.ProcessEnv): boolean {
+  return !PRODUCTION_VARIABLES.some((name) => variables[name]);
+}
+
 async function adaptersFor(
   config: { RDE_MONGO_URL?: string; RDE_KAFKA_BROKERS?: string; RDE_REDIS_URL?: string },
   logger: Logger,
