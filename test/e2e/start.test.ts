@@ -178,6 +178,17 @@ function isJson(line: string): boolean {
   }
 }
 
+test.each([
+  [{ RDE_LOG_LEVEL: 'loud' }, 'RDE_LOG_LEVEL="loud" is invalid'],
+  [{ RDE_MONGO_URL: 'mongodb://127.0.0.1:1' }, 'missing: RDE_KAFKA_BROKERS, RDE_REDIS_URL'],
+])('%j is refused with one message and exit 2, before any module starts', async (variables, message) => {
+  const result = await run(['start'], { PORT: String(await freePort()), RDE_RUNTIME_DIR: freshDir(), ...variables });
+  expect(result.code).toBe(2);
+  expect(result.stderr).toContain(message);
+  expect(result.stderr).not.toMatch(/^\s+at /m);
+  expect(result.stdout).not.toContain('module started');
+});
+
 describe('a taken port is one line naming the variable that sets it', () => {
   let holder: Server;
   let taken: number;

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { createBackends, loadConfig, namespacedBackends, systemClock, type Backends, type Logger } from '@rde/platform';
+import {
+  ConfigError,
+  createBackends,
+  loadConfig,
+  namespacedBackends,
+  systemClock,
+  type Backends,
+  type Logger,
+} from '@rde/platform';
 
 /**
  * The production adapters (MongoDB, Kafka, Redis) when their addresses are configured, the
@@ -39,9 +47,10 @@ async function adaptersFor(
   }
   if (!mongoUrl || !brokers || !redisUrl) {
     const missing = PRODUCTION_VARIABLES.filter((name) => !config[name]);
-    throw new Error(
+    // A ConfigError: one message and exit 2, not a stack trace.
+    throw new ConfigError([
       `production adapters need RDE_MONGO_URL, RDE_KAFKA_BROKERS and RDE_REDIS_URL; missing: ${missing.join(', ')}`,
-    );
+    ]);
   }
   logger.info({ brokers }, 'production adapters: MongoDB, Kafka, Redis');
   return createBackends({

@@ -29,12 +29,17 @@ modules: ${(await loadModules()).map((m) => m.name).join(', ')}`;
 async function start(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { target: { type: 'string', default: 'all' } } });
   const target = values.target ?? 'all';
-  const logger = createLogger('rde');
   const began = performance.now();
+  // Before the logger: a bad level is a configuration message, not pino's stack trace.
   const metricsConfig = loadConfig(
-    { RDE_METRICS_PORT: env.optionalPort(), RDE_METRICS_HOST: z.string().default('127.0.0.1') },
+    {
+      RDE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      RDE_METRICS_PORT: env.optionalPort(),
+      RDE_METRICS_HOST: z.string().default('127.0.0.1'),
+    },
     process.env,
   );
+  const logger = createLogger('rde', metricsConfig.RDE_LOG_LEVEL);
   const registry = await loadModules();
   const modules = resolveTargets(target, registry);
   const backends = await backendsFromEnv(process.env, logger);
