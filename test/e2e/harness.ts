@@ -14,7 +14,7 @@ export type Mode = 'all' | 'distributed';
 
 export const mode: Mode = process.env.RDE_E2E_MODE === 'distributed' ? 'distributed' : 'all';
 
-const BIN = path.resolve(__dirname, '../../services/rde/dist/bin.js');
+export const BIN = path.resolve(__dirname, '../../services/rde/dist/bin.js');
 const SERVICES = ['auth', 'billing', 'catalog', 'waterfall', 'dataset', 'workflow', 'mcp'] as const;
 const GRPC_SERVICES = SERVICES;
 /** Extra node flags for every RDE process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for a benchmark's profile. */

@@ -1,4 +1,4 @@
-import type { ModuleContext, RunningModule, ServiceModule } from '@rde/platform';
+import { listenOn, type ModuleContext, type RunningModule, type ServiceModule } from '@rde/platform';
 import { buildGateway } from './app';
 import { gatewayConfig, publicOriginOf } from './config';
 import { DOWNSTREAMS, DownstreamHealth } from './downstreams';
@@ -30,7 +30,7 @@ export const gatewayModule: ServiceModule = {
       isDraining: () => draining,
       publicOrigin: () => publicOriginOf(config, boundPort),
     });
-    await app.listen({ port: config.PORT, host: config.RDE_HTTP_HOST });
+    await listenOn('PORT', config.PORT, () => app.listen({ port: config.PORT, host: config.RDE_HTTP_HOST }));
     const { port } = app.server.address() as { port: number };
     boundPort = port;
     logger.info({ port }, 'gateway listening');

@@ -49,3 +49,22 @@ export const env = {
       .transform((v) => v === 'true' || v === '1'),
   adapter: () => z.enum(['memory', 'production']).optional(),
 };
+
+/**
+ * Binds with `listen`; a port another process holds becomes a ConfigError naming the variable
+ * that sets it, instead of a library's EADDRINUSE stack trace.
+ */
+export async function listenOn<T>(variable: string, port: number, listen: () => Promise<T>): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    if (!isAddressInUse(error)) throw error;
+    throw new ConfigError([`${variable}=${port}: the port is in use; set ${variable} to a free port (0 = any)`]);
+  }
+}
+
+function isAddressInUse(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  // grpc-js reports a taken port only in its message.
+  return code === 'EADDRINUSE' || (typeof message === 'string' && message.includes('EADDRINUSE'));
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { env, loadConfig } from './config';
+import { env, listenOn, loadConfig } from './config';
 import type { ModuleContext, RunningModule, ServiceModule } from './module';
 import { GrpcServer, type HostedService } from './grpc/server';
 import { telemetryEnabled } from './telemetry';
@@ -16,7 +16,7 @@ export interface ServiceRuntime {
 
 export interface GrpcModuleSpec {
   readonly name: string;
-  /** Where the service listens unless `RDE_<NAME>_PORT` says otherwise (0 = any free port). */
+  /** Where a separate process listens unless `RDE_<NAME>_PORT` says otherwise; all-in-one binds any free port. */
   readonly defaultPort: number;
   readonly dependencies: readonly string[];
   build(ctx: ModuleContext): Promise<ServiceRuntime>;
@@ -41,7 +41,9 @@ export function grpcModule(spec: GrpcModuleSpec): ServiceModule {
         },
         ctx.env,
       );
-      const port = loadConfig({ [portVariable]: env.port(spec.defaultPort) }, ctx.env)[portVariable] as number;
+      // All-in-one modules talk in process: no fixed port, so a second instance starts beside the first.
+      const defaultPort = ctx.allInOne ? 0 : spec.defaultPort;
+      const port = loadConfig({ [portVariable]: env.port(defaultPort) }, ctx.env)[portVariable] as number;
       const logger = ctx.logger.child({ module: spec.name });
       const runtime = await spec.build({ ...ctx, logger });
       const server = new GrpcServer({
@@ -56,7 +58,7 @@ export function grpcModule(spec: GrpcModuleSpec): ServiceModule {
         // on loopback gRPC, as in distributed mode (decision 0014); both paths get our gRPC spans.
         inProcess: ctx.allInOne && !telemetryEnabled(ctx.env),
       });
-      const address = await server.listen();
+      const address = await listenOn(portVariable, port, () => server.listen());
       await runtime.startBackground?.();
       let draining = false;
       const recheck = async () => {

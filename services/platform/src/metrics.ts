@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Gauge, Histogram, register } from 'prom-client';
+import { listenOn } from './config';
 import type { Logger } from './logger';
 
 /**
@@ -98,10 +99,15 @@ export async function startMetricsServer(options: {
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, resolve);
-  });
+  await listenOn(
+    'RDE_METRICS_PORT',
+    options.port,
+    () =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(options.port, options.host, resolve);
+      }),
+  );
   const { port } = server.address() as { port: number };
   options.logger.info({ port }, 'metrics listening');
   return { port, close: () => new Promise((resolve) => server.close(() => resolve())) };

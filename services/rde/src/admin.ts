@@ -1,32 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
-import { ConfigError, createClient, loadConfig, RdeError, type PromiseClient } from '@rde/platform';
+import { ConfigError, createClient, RdeError, type PromiseClient } from '@rde/platform';
 import { auth, billingGrants, type common } from '@rde/proto';
+import { InstanceLookupError, moduleAddress } from './instances';
 
 export const ADMIN_USAGE = `  rde admin create-workspace --email <email> [--name <name>]
   rde admin add-member --workspace <id> --email <email> [--role member|owner]
   rde admin remove-member --workspace <id> --email <email>
-      call the auth service at RDE_AUTH_ADDR (default 127.0.0.1:7101); print one JSON object
-      with the ids (and a new key's plaintext, shown this once)
+      call the auth service at RDE_AUTH_ADDR, else of the running \`rde start\` on this machine
+      (--instance <pid> chooses when several run); print one JSON object with the ids (and a new
+      key's plaintext, shown this once)
   rde admin grant-credits --workspace <id> --credits <n> --reason <text> [--grant-id <id>] [--granted-by <name>]
-      give a workspace n whole credits through billing at RDE_BILLING_ADDR (default 127.0.0.1:7102),
+      give a workspace n whole credits through billing (RDE_BILLING_ADDR, else the running instance's),
       a ledger entry its owner sees with the reason; once per grant id (generated when not given:
       rerun with the id printed on a failure)`;
 
-/** The modules `rde admin` calls, and the gRPC port each listens on by default. */
-const DEFAULT_PORTS = { auth: 7101, billing: 7102 } as const;
-type AdminModule = keyof typeof DEFAULT_PORTS;
-
-/** Where `rde admin` reaches a module: RDE_<MODULE>_ADDR, else its default port on this machine. */
-export function addressOf(module: AdminModule, variables: NodeJS.ProcessEnv): string {
-  const variable = `RDE_${module.toUpperCase()}_ADDR`;
-  return loadConfig({ [variable]: z.string().default(`127.0.0.1:${DEFAULT_PORTS[module]}`) }, variables)[
-    variable
-  ] as string;
-}
-
+/** The modules `rde admin` calls. */
+type AdminModule = 'auth' | 'billing';
 /** A module's client, connected on first use by a command and closed when the command ends. */
 type Connect = <D extends Parameters<typeof createClient>[0]>(module: AdminModule, definition: D) => PromiseClient<D>;
 
@@ -139,7 +130,8 @@ async function naming<T>(grantId: string, call: () => Promise<T>): Promise<T> {
  * the exit code (2 = usage).
  */
 export async function admin(args: string[], variables: NodeJS.ProcessEnv): Promise<number> {
-  const [command, ...rest] = args;
+  const { instance, rest: commandArgs } = instanceOption(args);
+  const [command, ...rest] = commandArgs;
   const run = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!run) {
     console.error(`usage:\n${ADMIN_USAGE}`);
@@ -149,7 +141,10 @@ export async function admin(args: string[], variables: NodeJS.ProcessEnv): Promi
   // Retried only where the contract says idempotent (GrantCredits, by its grant id): the RPCs
   // that mint a key are not, so a blind retry never mints two.
   const connect: Connect = (module, definition) => {
-    const client = createClient(definition, { address: addressOf(module, variables), deadlineMs: 10_000 });
+    const client = createClient(definition, {
+      address: moduleAddress(module, variables, instance),
+      deadlineMs: 10_000,
+    });
     opened.push(client);
     return client.rpc;
   };
@@ -160,6 +155,10 @@ export async function admin(args: string[], variables: NodeJS.ProcessEnv): Promi
     if (error instanceof UsageError || error instanceof ConfigError) {
       console.error(`rde admin ${command}: ${error.message}\nusage:\n${ADMIN_USAGE}`);
       return 2;
+    }
+    if (error instanceof InstanceLookupError) {
+      console.error(`rde admin ${command}: ${error.message}`);
+      return 1;
     }
     if (error instanceof RdeError) {
       console.error(`rde admin ${command}: ${error.httpStatus} ${JSON.stringify(error.body)}`);
@@ -186,4 +185,11 @@ function options<N extends string>(args: string[], names: Record<N, boolean>): R
   const missing = (Object.keys(names) as N[]).filter((name) => names[name] && !values[name]);
   if (missing.length > 0) throw new UsageError(`missing ${missing.map((name) => `--${name}`).join(', ')}`);
   return values as Record<N, string>;
+}
+
+/** `--instance <pid>`, anywhere in the arguments: which running instance every admin command addresses. */
+function instanceOption(args: string[]): { instance?: string; rest: string[] } {
+  const at = args.indexOf('--instance');
+  if (at === -1) return { rest: args };
+  return { instance: args[at + 1] ?? '', rest: [...args.slice(0, at), ...args.slice(at + 2)] };
 }

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { createBackends, loadConfig, namespacedBackends, systemClock, type Backends, type Logger } from '@rde/platform';
+import {
+  ConfigError,
+  createBackends,
+  loadConfig,
+  namespacedBackends,
+  systemClock,
+  type Backends,
+  type Logger,
+} from '@rde/platform';
 
 /**
  * The production adapters (MongoDB, Kafka, Redis) when their addresses are configured, the
@@ -23,6 +31,11 @@ export async function backendsFromEnv(variables: NodeJS.ProcessEnv, logger: Logg
 
 const PRODUCTION_VARIABLES = ['RDE_MONGO_URL', 'RDE_KAFKA_BROKERS', 'RDE_REDIS_URL'] as const;
 
+/** true when no production adapter is configured: the embedded, in-memory ones run. */
+export function embeddedAdapters(variables: NodeJS.ProcessEnv): boolean {
+  return !PRODUCTION_VARIABLES.some((name) => variables[name]);
+}
+
 async function adaptersFor(
   config: { RDE_MONGO_URL?: string; RDE_KAFKA_BROKERS?: string; RDE_REDIS_URL?: string },
   logger: Logger,
@@ -34,9 +47,10 @@ async function adaptersFor(
   }
   if (!mongoUrl || !brokers || !redisUrl) {
     const missing = PRODUCTION_VARIABLES.filter((name) => !config[name]);
-    throw new Error(
+    // A ConfigError: one message and exit 2, not a stack trace.
+    throw new ConfigError([
       `production adapters need RDE_MONGO_URL, RDE_KAFKA_BROKERS and RDE_REDIS_URL; missing: ${missing.join(', ')}`,
-    );
+    ]);
   }
   logger.info({ brokers }, 'production adapters: MongoDB, Kafka, Redis');
   return createBackends({

@@ -7,7 +7,9 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError, createLogger, env, loadConfig, startMetricsServer, type Logger } from '@rde/platform';
 import { admin, ADMIN_USAGE } from './admin';
-import { backendsFromEnv } from './backends';
+import { backendsFromEnv, embeddedAdapters } from './backends';
+import { banner, freshDevKey } from './banner';
+import { recordInstance } from './instances';
 import { migrate, MIGRATE_USAGE, parseMigrateArgs } from './migrate';
 import { startModules } from './start';
 import { isAllInOne, resolveTargets, TargetError } from './targets';
@@ -27,17 +29,28 @@ modules: ${(await loadModules()).map((m) => m.name).join(', ')}`;
 async function start(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { target: { type: 'string', default: 'all' } } });
   const target = values.target ?? 'all';
-  const logger = createLogger('rde');
   const began = performance.now();
+  // Before the logger: a bad level is a configuration message, not pino's stack trace.
   const metricsConfig = loadConfig(
-    { RDE_METRICS_PORT: env.optionalPort(), RDE_METRICS_HOST: z.string().default('127.0.0.1') },
+    {
+      RDE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      RDE_METRICS_PORT: env.optionalPort(),
+      RDE_METRICS_HOST: z.string().default('127.0.0.1'),
+    },
     process.env,
   );
+  const logger = createLogger('rde', metricsConfig.RDE_LOG_LEVEL);
   const registry = await loadModules();
   const modules = resolveTargets(target, registry);
   const backends = await backendsFromEnv(process.env, logger);
   const allInOne = isAllInOne(modules, registry);
-  const started = await startModules(modules, { env: process.env, logger, backends, allInOne });
+  const inMemory = embeddedAdapters(process.env);
+  const devKeyConfigured = Boolean(process.env.RDE_DEV_API_KEY);
+  // On a terminal the banner shows the dev key, so this process chooses it (in memory it is new anyway).
+  const showBanner = process.stdout.isTTY && modules.some((m) => m.name === 'gateway');
+  const devKey = process.env.RDE_DEV_API_KEY || (showBanner && allInOne && inMemory ? freshDevKey() : undefined);
+  const variables = { ...process.env, ...(devKey ? { RDE_DEV_API_KEY: devKey } : {}) };
+  const started = await startModules(modules, { env: variables, logger, backends, allInOne });
   const metrics =
     metricsConfig.RDE_METRICS_PORT === undefined
       ? undefined
@@ -46,14 +59,14 @@ async function start(args: string[]): Promise<void> {
           host: metricsConfig.RDE_METRICS_HOST,
           logger,
         });
-  logger.info(
-    {
-      target,
-      ms: Math.round(performance.now() - began),
-      modules: Object.fromEntries([...started.modules].map(([n, m]) => [n, m.address])),
-    },
-    'RDE started',
-  );
+  const addresses = Object.fromEntries([...started.modules].map(([n, m]) => [n, m.address]));
+  const forgetInstance = recordInstance(process.env, addresses);
+  process.on('exit', forgetInstance);
+  logger.info({ target, ms: Math.round(performance.now() - began), modules: addresses }, 'RDE started');
+  if (showBanner) {
+    const gatewayUrl = started.modules.get('gateway')!.address;
+    process.stdout.write(await banner({ gatewayUrl, devKey, devKeyConfigured, inMemory }));
+  }
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) process.exit(1);

@@ -88,7 +88,9 @@ export interface McpEndpoint {
 export function createEndpoint(clients: ToolClients): McpEndpoint {
   const factory = ({ authInfo }: { authInfo?: AuthInfo }) =>
     mcpServerFor(clients, (authInfo?.extra as { caller: Caller }).caller);
-  const modern: McpHttpHandler = createMcpHandler(factory, { responseMode: 'json', legacy: 'reject' });
+  const modern: McpHttpHandler = withoutConsoleWarnings(() =>
+    createMcpHandler(factory, { responseMode: 'json', legacy: 'reject' }),
+  );
   const viaSdk = async (request: Request, parsedBody: unknown, authInfo: AuthInfo): Promise<Response> => {
     if (claimsModernEnvelope(request, parsedBody) || !(await isLegacyRequest(request, parsedBody))) {
       return modern.fetch(request, { authInfo, parsedBody });
@@ -193,5 +195,20 @@ async function runTool(run: () => Promise<Arguments>): Promise<CallToolResult> {
     if (!(error instanceof RdeError)) throw error;
     const body = { status: error.httpStatus, ...(error.body as object) };
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+  }
+}
+
+/**
+ * Runs `build` with console.warn silenced: the SDK warns, on every construction, that JSON mode
+ * drops mid-call notifications, a choice made here on purpose (decision 0038); a plain-text line
+ * would break the process's JSON log stream.
+ */
+function withoutConsoleWarnings<T>(build: () => T): T {
+  const warn = console.warn;
+  console.warn = () => undefined;
+  try {
+    return build();
+  } finally {
+    console.warn = warn;
   }
 }
