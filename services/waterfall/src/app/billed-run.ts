@@ -1,6 +1,5 @@
 import {
   finalSettlementEvent,
-  meteringAfterCall,
   RdeError,
   type Caller,
   type Clock,
@@ -130,9 +129,19 @@ export class BilledRuns {
   }
 }
 
-/** The workspace as a finished run leaves it: a paid call's rule (`meteringAfterCall`), its hold the run's. */
+/**
+ * The workspace as a finished run leaves it, before billing applies the settlement (the same rule as
+ * a tool call's `_meta`): the run's own hold is over, so `reserved` is the workspace's other holds,
+ * the provisional balance is the balance less those holds and this run's charges, and a run that
+ * charged nothing with no other hold open is settled.
+ */
 export function meteringAfterRun(run: OpenRun, charged: number) {
-  return meteringAfterCall(run, run.held, charged);
+  const otherHolds = Math.max(0, run.reserved - run.held);
+  return {
+    balance: run.balance - otherHolds - charged,
+    reserved: otherHolds,
+    settled: charged === 0 && otherHolds === 0,
+  };
 }
 
 /** Sum of a run's charges. */

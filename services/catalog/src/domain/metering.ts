@@ -12,18 +12,17 @@ export interface CallMetering {
 }
 
 /**
- * The workspace as a finished paid call (a tool call, a search) leaves it, before billing applies
- * the call's settlement. The call's own hold is over (its final settlement releases it), so
- * `reserved` is the workspace's other open holds, and the balance is the balance less those holds
- * and less this call's charge (decision 0004: balance minus holds). The charge is final (written
- * with the call's outcome), so the call is settled unless other credits are held (spec `_meta`:
- * false only while credits are held for in-flight work or a provider job is open; decision 0057).
+ * The workspace as a paid call leaves it, before billing applies the call's settlement. The call's
+ * own hold is over (its final settlement releases it), so `reserved` is the workspace's other open
+ * holds, and the provisional balance is the balance less those holds and less this call's charge
+ * (decision 0004: balance minus holds). A call that charged nothing leaves billing nothing to
+ * apply: with no other hold open it is settled.
  */
 export function meteringAfterCall(account: AccountAtReserve, ownHold: number, charged: number): CallMetering {
   const otherHolds = Math.max(0, account.reserved - ownHold);
   return {
     balance: account.balance - otherHolds - charged,
     reserved: otherHolds,
-    settled: otherHolds === 0,
+    settled: charged === 0 && otherHolds === 0,
   };
 }
