@@ -10,6 +10,7 @@ describe('what the client kit reads from the contracts', () => {
   test('only RPCs whose contract sets idempotency_level are retried; money-moving calls only with a caller-chosen id', () => {
     expect(idempotentMethodsOf(auth.AuthServiceService).sort()).toEqual(
       [
+        'findWorkspace',
         'getMembership',
         'getWorkspace',
         'listCallerWorkspaces',
