@@ -113,26 +113,44 @@ test('with no instance running, admin says so; a dead process record is ignored 
 });
 
 /**
- * Output of `rde start` until `until` appears in it; then rde (the pid its runtime record names,
- * `script`'s child on a terminal) is stopped and the output returned.
+ * Output of `rde start` until `until` appears in it; then `meanwhile` runs against the live
+ * instance, rde (the pid its runtime record names, `script`'s child on a terminal) is stopped and
+ * the output returned (or `meanwhile`'s failure thrown).
  */
-function outputOf(command: string, args: string[], variables: NodeJS.ProcessEnv, until: RegExp): Promise<string> {
+function outputOf(
+  command: string,
+  args: string[],
+  variables: NodeJS.ProcessEnv,
+  until: RegExp,
+  meanwhile: (output: string) => Promise<void> = async () => {},
+): Promise<string> {
   const dir = variables.RDE_RUNTIME_DIR!;
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: bareEnv(variables), stdio: ['ignore', 'pipe', 'pipe'] });
     started.push(child);
     let output = '';
     let stopping = false;
+    let failure: unknown;
+    const stop = () => {
+      for (const record of readdirSync(dir)) process.kill(Number(record.replace('.json', '')), 'SIGTERM');
+    };
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
       if (!stopping && until.test(output)) {
         stopping = true;
-        for (const record of readdirSync(dir)) process.kill(Number(record.replace('.json', '')), 'SIGTERM');
+        meanwhile(output).then(stop, (error: unknown) => {
+          failure = error;
+          stop();
+        });
       }
     };
     child.stdout!.on('data', collect);
     child.stderr!.on('data', collect);
-    child.once('exit', () => (stopping ? resolve(output) : reject(new Error(`exited before ${until}:\n${output}`))));
+    child.once('exit', () => {
+      if (!stopping) reject(new Error(`exited before ${until}:\n${output}`));
+      else if (failure !== undefined) reject(failure);
+      else resolve(output);
+    });
   });
 }
 
@@ -143,6 +161,15 @@ test('on a terminal, rde start prints a banner: URL, docs, the dev key, its bala
     ['-q', '-e', '-c', `exec ${process.execPath} ${BIN} start`, '/dev/null'],
     { PORT: String(port), RDE_RUNTIME_DIR: freshDir(), RDE_LOG_LEVEL: 'info' },
     /in memory: data is lost on restart/,
+    // The banner's curl, pasted as printed, answers the dev workspace's balance.
+    async (printed) => {
+      const curl = /try {6}(curl .+?)\r?\n/.exec(printed)![1];
+      const answer = await new Promise<string>((done, fail) =>
+        execFile('bash', ['-c', `${curl} -fsS`], (error, stdout) => (error ? fail(error) : done(stdout))),
+      );
+      const printedBalance = Number(/balance {2}(\d+) credits/.exec(printed)![1]);
+      expect(JSON.parse(answer)).toMatchObject({ balance: printedBalance });
+    },
   );
   const url = `http://localhost:${port}`;
   expect(output).toContain(`API      ${url}`);
