@@ -4,28 +4,9 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BIN, freePort, waitUntil } from './harness';
+import { bareEnv, isJson, run } from './processes';
 
 // A newcomer's `./rde start`: no gRPC port, no service address and no backend set, only the gateway's port.
-
-/** The environment without any RDE variable, as on a fresh machine, plus `variables`. */
-function bareEnv(variables: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const bare = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('RDE_')));
-  return { ...bare, RDE_LOG_LEVEL: 'warn', ...variables };
-}
-
-interface Exited {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], variables: NodeJS.ProcessEnv): Promise<Exited> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: bareEnv(variables) }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 jest.setTimeout(60_000);
 
@@ -195,15 +176,6 @@ test('without a terminal, every line rde start prints is JSON (no banner, no pla
   expect(lines.filter((line) => !isJson(line))).toEqual([]);
   expect(output).not.toContain('RDE is running');
 });
-
-function isJson(line: string): boolean {
-  try {
-    JSON.parse(line);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test.each([
   [{ RDE_LOG_LEVEL: 'loud' }, 'RDE_LOG_LEVEL="loud" is invalid'],

@@ -216,8 +216,8 @@ function normalized(name: string): string {
     .replace(/(?<=.)s$/, '');
 }
 
-/** Levenshtein distance, with an adjacent swap counted as one edit. */
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance, with an adjacent swap counted as one edit (also `rde start`'s unknown-variable hint). */
+export function editDistance(a: string, b: string): number {
   const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) rows[0][j] = j;
   for (let i = 1; i <= a.length; i++) {

@@ -17,7 +17,7 @@ import { Sessions } from './app/sessions';
 import { VendorOAuthClient } from './clients/oauth-vendor';
 import { billingMemberCaps } from './clients/billing';
 import { OpenIdProvider } from './clients/openid';
-import { authConfig, type AuthConfig } from './config';
+import { AUTH_VARIABLES, authConfig, type AuthConfig } from './config';
 import { Keyring } from './domain/sealing';
 import { authHandlers } from './grpc/handlers';
 import { signInHandlers } from './grpc/sign-in-handlers';
@@ -29,6 +29,7 @@ export const authModule = grpcModule({
   name: 'auth',
   defaultPort: 7101,
   dependencies: ['billing'],
+  config: AUTH_VARIABLES,
   async build(ctx) {
     const config = authConfig(ctx.env);
     const { clock } = ctx.backends;

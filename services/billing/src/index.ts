@@ -15,7 +15,7 @@ import { OperatorGrants } from './app/operator-grants';
 import { SpendCaps } from './app/spend-caps';
 import { Subscriptions } from './app/subscriptions';
 import { paymentProvider } from './clients/stripe';
-import { billingConfig } from './config';
+import { BILLING_VARIABLES, billingConfig } from './config';
 import { CreditBook } from './credit-book';
 import { SettlementConsumer } from './events/settlement-consumer';
 import { spendCapHandlers } from './grpc/caps';
@@ -40,6 +40,7 @@ export const billingModule = grpcModule({
   name: 'billing',
   defaultPort: 7102,
   dependencies: [],
+  config: BILLING_VARIABLES,
   async build(ctx) {
     const config = billingConfig(ctx.env);
     const store = await ctx.backends.documentStore('rde_billing');

@@ -3,7 +3,7 @@ import { catalog, protoFileOf } from '@rde/proto';
 import { ToolCalls } from './app/tool-call';
 import { ProviderInvocations } from './app/invoke-provider';
 import { createCatalogClients } from './clients';
-import { catalogConfig } from './config';
+import { catalogConfig, catalogVariables } from './config';
 import { Catalog } from './domain/catalog';
 import { ParameterResolver } from './domain/parameters';
 import { catalogHandlers } from './grpc/handlers';
@@ -20,6 +20,7 @@ export const catalogModule = grpcModule({
   // Billing holds the credits and dataset keeps paid rows. The vendors are configuration, not a
   // module: the sandbox is only their development default, looked up when a vendor is first called.
   dependencies: ['billing', 'dataset'],
+  config: catalogVariables(PROVIDERS),
   async build(ctx) {
     const config = catalogConfig(ctx.env, PROVIDERS);
     const clock = ctx.backends.clock;

@@ -1,6 +1,6 @@
 import { grpcModule } from '@rde/platform';
 import { dataset, protoFileOf } from '@rde/proto';
-import { datasetConfig } from './config';
+import { DATASET_VARIABLES, datasetConfig } from './config';
 import { Datasets } from './datasets';
 import { datasetHandlers } from './grpc/handlers';
 import { DatasetRepository } from './store/datasets';
@@ -12,6 +12,7 @@ export const datasetModule = grpcModule({
   name: 'dataset',
   defaultPort: 7105,
   dependencies: [],
+  config: DATASET_VARIABLES,
   async build(ctx) {
     const config = datasetConfig(ctx.env);
     const store = await ctx.backends.documentStore('rde_dataset');

@@ -23,27 +23,27 @@ const origin = () =>
     }, 'an http(s) origin: no path, query, fragment or credentials')
     .transform((text) => new URL(text).origin);
 
+/** The gateway service's variables (its module declares them: decision 0058). */
+export const GATEWAY_VARIABLES = {
+  PORT: env.port(8080),
+  RDE_HTTP_HOST: z.string().default('0.0.0.0'),
+  RDE_DASHBOARD_URL: env.url().default('https://app.rde.dev/'),
+  RDE_DRAIN_MS: env.milliseconds(1_000),
+  RDE_RPC_DEADLINE_MS: env.milliseconds(10_000),
+  RDE_READY_PROBE_MS: env.milliseconds(500),
+  RDE_BEARER_CACHE_MS: env.milliseconds(2_000),
+  /** The directory domain-proof token served at /.well-known/openai-apps-challenge; unset → 404. */
+  RDE_OPENAI_APPS_CHALLENGE: z.string().optional(),
+  /** Where clients reach the gateway, for every URL it publishes; unset → http://127.0.0.1:<bound port>. */
+  RDE_PUBLIC_URL: origin().optional(),
+  /** Proxies (addresses, CIDRs) whose X-Forwarded-* headers are believed; no one's by default. */
+  RDE_TRUSTED_PROXIES: list(),
+  /** Browser origins (hostnames) the MCP endpoint answers besides the public URL's own. */
+  RDE_MCP_ALLOWED_ORIGINS: list(),
+};
+
 export function gatewayConfig(variables: NodeJS.ProcessEnv) {
-  return loadConfig(
-    {
-      PORT: env.port(8080),
-      RDE_HTTP_HOST: z.string().default('0.0.0.0'),
-      RDE_DASHBOARD_URL: env.url().default('https://app.rde.dev/'),
-      RDE_DRAIN_MS: env.milliseconds(1_000),
-      RDE_RPC_DEADLINE_MS: env.milliseconds(10_000),
-      RDE_READY_PROBE_MS: env.milliseconds(500),
-      RDE_BEARER_CACHE_MS: env.milliseconds(2_000),
-      /** The directory domain-proof token served at /.well-known/openai-apps-challenge; unset → 404. */
-      RDE_OPENAI_APPS_CHALLENGE: z.string().optional(),
-      /** Where clients reach the gateway, for every URL it publishes; unset → http://127.0.0.1:<bound port>. */
-      RDE_PUBLIC_URL: origin().optional(),
-      /** Proxies (addresses, CIDRs) whose X-Forwarded-* headers are believed; no one's by default. */
-      RDE_TRUSTED_PROXIES: list(),
-      /** Browser origins (hostnames) the MCP endpoint answers besides the public URL's own. */
-      RDE_MCP_ALLOWED_ORIGINS: list(),
-    },
-    variables,
-  );
+  return loadConfig(GATEWAY_VARIABLES, variables);
 }
 
 export type GatewayConfig = ReturnType<typeof gatewayConfig>;

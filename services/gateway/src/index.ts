@@ -1,6 +1,6 @@
 import { listenOn, type ModuleContext, type RunningModule, type ServiceModule } from '@rde/platform';
 import { buildGateway } from './app';
-import { gatewayConfig, publicOriginOf } from './config';
+import { GATEWAY_VARIABLES, gatewayConfig, publicOriginOf } from './config';
 import { DOWNSTREAMS, DownstreamHealth } from './downstreams';
 import { createClients } from './clients';
 
@@ -13,6 +13,7 @@ export { buildGateway } from './app';
 export const gatewayModule: ServiceModule = {
   name: 'gateway',
   dependencies: DOWNSTREAMS,
+  config: GATEWAY_VARIABLES,
   async start(ctx: ModuleContext): Promise<RunningModule> {
     const config = gatewayConfig(ctx.env);
     const logger = ctx.logger.child({ module: 'gateway' });

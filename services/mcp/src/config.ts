@@ -1,17 +1,17 @@
 import { env, loadConfig } from '@rde/platform';
 
+/** The mcp service's variables (its module declares them: decision 0058). */
+export const MCP_VARIABLES = {
+  RDE_RPC_DEADLINE_MS: env.milliseconds(10_000),
+  // Per client address and minute (decision 0029).
+  RDE_MCP_OAUTH_REGISTER_PER_MINUTE: env.count(20),
+  RDE_MCP_OAUTH_TOKEN_PER_MINUTE: env.count(60),
+  // How long an OAuth grant's membership check is trusted at use; refresh always asks (decision 0029).
+  RDE_MCP_OAUTH_MEMBERSHIP_CACHE_MS: env.milliseconds(2_000),
+  // How long an access token still works after a refresh replaced it: an agent's calls in flight (decision 0056).
+  RDE_MCP_OAUTH_REFRESH_GRACE_MS: env.milliseconds(30_000),
+};
+
 export function mcpConfig(variables: NodeJS.ProcessEnv) {
-  return loadConfig(
-    {
-      RDE_RPC_DEADLINE_MS: env.milliseconds(10_000),
-      // Per client address and minute (decision 0029).
-      RDE_MCP_OAUTH_REGISTER_PER_MINUTE: env.count(20),
-      RDE_MCP_OAUTH_TOKEN_PER_MINUTE: env.count(60),
-      // How long an OAuth grant's membership check is trusted at use; refresh always asks (decision 0029).
-      RDE_MCP_OAUTH_MEMBERSHIP_CACHE_MS: env.milliseconds(2_000),
-      // How long an access token still works after a refresh replaced it: an agent's calls in flight (decision 0056).
-      RDE_MCP_OAUTH_REFRESH_GRACE_MS: env.milliseconds(30_000),
-    },
-    variables,
-  );
+  return loadConfig(MCP_VARIABLES, variables);
 }

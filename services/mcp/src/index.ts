@@ -3,7 +3,7 @@ import { mcp, mcpOAuth, protoFileOf } from '@rde/proto';
 import { createEndpoint } from './app/mcp-handler';
 import { createAuthorizationServer } from './app/oauth';
 import { createAuthClient, createToolClients } from './clients';
-import { mcpConfig } from './config';
+import { MCP_VARIABLES, mcpConfig } from './config';
 import { mcpHandlers } from './grpc/handlers';
 import { oauthHandlers } from './grpc/oauth-handlers';
 
@@ -15,6 +15,7 @@ export const mcpModule = grpcModule({
   name: 'mcp',
   defaultPort: 7107,
   dependencies: ['auth', 'catalog', 'billing', 'dataset', 'waterfall'],
+  config: MCP_VARIABLES,
   async build(ctx) {
     const config = mcpConfig(ctx.env);
     const store = await ctx.backends.documentStore('rde_mcp');

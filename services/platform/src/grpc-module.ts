@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { env, listenOn, loadConfig } from './config';
+import { env, listenOn, loadConfig, type ConfigShape } from './config';
 import type { ModuleContext, RunningModule, ServiceModule } from './module';
 import { GrpcServer, type HostedService } from './grpc/server';
 import { telemetryEnabled } from './telemetry';
@@ -19,31 +19,36 @@ export interface GrpcModuleSpec {
   /** Where a separate process listens unless `RDE_<NAME>_PORT` says otherwise; all-in-one binds any free port. */
   readonly defaultPort: number;
   readonly dependencies: readonly string[];
+  /** The service's own variables (its config.ts); the server's are added here. */
+  readonly config: ConfigShape;
   build(ctx: ModuleContext): Promise<ServiceRuntime>;
 }
 
 const HEALTH_RECHECK_MS = 2_000;
+
+/** What every gRPC module's server reads, beside its `RDE_<NAME>_PORT`. */
+const SERVER_VARIABLES = {
+  RDE_GRPC_HOST: z.string().default('127.0.0.1'),
+  RDE_DRAIN_MS: env.milliseconds(1_000),
+};
 
 /**
  * Turns a service's runtime into a module: its gRPC server on `RDE_<NAME>_PORT`, NOT_SERVING until
  * its dependencies answer, re-checked in the background, NOT_SERVING again while draining.
  */
 export function grpcModule(spec: GrpcModuleSpec): ServiceModule {
+  const portVariable = `RDE_${spec.name.toUpperCase()}_PORT`;
+  // Unset, the port depends on the mode (below), so the declared shape has no default.
+  const portShape = { [portVariable]: env.optionalPort() };
   return {
     name: spec.name,
     dependencies: spec.dependencies,
+    config: { ...spec.config, ...SERVER_VARIABLES, ...portShape },
     async start(ctx: ModuleContext): Promise<RunningModule> {
-      const portVariable = `RDE_${spec.name.toUpperCase()}_PORT`;
-      const config = loadConfig(
-        {
-          RDE_GRPC_HOST: z.string().default('127.0.0.1'),
-          RDE_DRAIN_MS: env.milliseconds(1_000),
-        },
-        ctx.env,
-      );
+      const config = loadConfig(SERVER_VARIABLES, ctx.env);
       // All-in-one modules talk in process: no fixed port, so a second instance starts beside the first.
-      const defaultPort = ctx.allInOne ? 0 : spec.defaultPort;
-      const port = loadConfig({ [portVariable]: env.port(defaultPort) }, ctx.env)[portVariable] as number;
+      const configuredPort = loadConfig(portShape, ctx.env)[portVariable] as number | undefined;
+      const port = configuredPort ?? (ctx.allInOne ? 0 : spec.defaultPort);
       const logger = ctx.logger.child({ module: spec.name });
       const runtime = await spec.build({ ...ctx, logger });
       const server = new GrpcServer({

@@ -1,5 +1,6 @@
 import type { Logger } from './logger';
 import type { Backends } from './backends';
+import type { ConfigShape } from './config';
 
 /**
  * A service is a module: a name, the modules it needs started first, and start/stop.
@@ -8,6 +9,11 @@ import type { Backends } from './backends';
 export interface ServiceModule {
   readonly name: string;
   readonly dependencies: readonly string[];
+  /**
+   * Every variable the module reads: `rde start` checks those of all its modules before starting any,
+   * and names the closest known one for an `RDE_*` variable no module declares (decision 0058).
+   */
+  readonly config: ConfigShape;
   start(ctx: ModuleContext): Promise<RunningModule>;
   /** Creates what the module needs in its backends (indexes) before a deployment; idempotent. */
   migrate?(ctx: ModuleContext): Promise<void>;

@@ -1,4 +1,4 @@
-import { ConfigError, env, loadConfig } from '../src';
+import { ConfigError, configProblems, env, loadConfig } from '../src';
 
 describe('loadConfig', () => {
   const shape = { PORT: env.port(8080), RDE_PUBLIC_URL: env.url(), RDE_FLAG: env.flag(false) };
@@ -29,5 +29,17 @@ describe('loadConfig', () => {
     expect(error.message).toMatch(/PORT="70000" is invalid/);
     expect(error.message).toMatch(/RDE_PUBLIC_URL is required/);
     expect(error.message).toMatch(/RDE_FLAG="maybe" is invalid/);
+  });
+});
+
+describe('configProblems', () => {
+  test('says what a described variable expects, once even when its value fails two checks', () => {
+    expect(configProblems({ PORT: env.port(8080), RDE_WAIT_MS: env.milliseconds(0) }, { PORT: '-1.5' })).toEqual([
+      'PORT="-1.5" is invalid: expected a port, 0 to 65535 (0 = any free port)',
+    ]);
+  });
+
+  test('is empty for a valid environment', () => {
+    expect(configProblems({ PORT: env.port(8080) }, { PORT: '0' })).toEqual([]);
   });
 });

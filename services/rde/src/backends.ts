@@ -9,23 +9,23 @@ import {
   type Logger,
 } from '@rde/platform';
 
+/** Where the production adapters' servers are, and the prefix every deployment's names get. */
+export const BACKEND_VARIABLES = {
+  RDE_MONGO_URL: z.string().startsWith('mongodb').optional(),
+  RDE_KAFKA_BROKERS: z.string().optional(),
+  RDE_REDIS_URL: z.string().startsWith('redis').optional(),
+  RDE_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9_]*$/, 'lowercase letters, digits and _ only')
+    .default(''),
+};
+
 /**
  * The production adapters (MongoDB, Kafka, Redis) when their addresses are configured, the
  * embedded ones otherwise. Half a configuration is an error, never a silent fallback.
  */
 export async function backendsFromEnv(variables: NodeJS.ProcessEnv, logger: Logger): Promise<Backends> {
-  const config = loadConfig(
-    {
-      RDE_MONGO_URL: z.string().startsWith('mongodb').optional(),
-      RDE_KAFKA_BROKERS: z.string().optional(),
-      RDE_REDIS_URL: z.string().startsWith('redis').optional(),
-      RDE_NAMESPACE: z
-        .string()
-        .regex(/^[a-z0-9_]*$/, 'lowercase letters, digits and _ only')
-        .default(''),
-    },
-    variables,
-  );
+  const config = loadConfig(BACKEND_VARIABLES, variables);
   return namespacedBackends(await adaptersFor(config, logger), config.RDE_NAMESPACE);
 }
 
@@ -34,6 +34,15 @@ const PRODUCTION_VARIABLES = ['RDE_MONGO_URL', 'RDE_KAFKA_BROKERS', 'RDE_REDIS_U
 /** true when no production adapter is configured: the embedded, in-memory ones run. */
 export function embeddedAdapters(variables: NodeJS.ProcessEnv): boolean {
   return !PRODUCTION_VARIABLES.some((name) => variables[name]);
+}
+
+/** The problem with some but not all of the production adapters configured; none otherwise. */
+export function partialAdapterSet(variables: NodeJS.ProcessEnv): string[] {
+  const missing = PRODUCTION_VARIABLES.filter((name) => !variables[name]);
+  if (missing.length === 0 || missing.length === PRODUCTION_VARIABLES.length) return [];
+  return [
+    `production adapters need RDE_MONGO_URL, RDE_KAFKA_BROKERS and RDE_REDIS_URL; missing: ${missing.join(', ')}`,
+  ];
 }
 
 async function adaptersFor(
@@ -46,11 +55,8 @@ async function adaptersFor(
     return createBackends({ kind: 'memory', clock: systemClock });
   }
   if (!mongoUrl || !brokers || !redisUrl) {
-    const missing = PRODUCTION_VARIABLES.filter((name) => !config[name]);
     // A ConfigError: one message and exit 2, not a stack trace.
-    throw new ConfigError([
-      `production adapters need RDE_MONGO_URL, RDE_KAFKA_BROKERS and RDE_REDIS_URL; missing: ${missing.join(', ')}`,
-    ]);
+    throw new ConfigError(partialAdapterSet(config));
   }
   logger.info({ brokers }, 'production adapters: MongoDB, Kafka, Redis');
   return createBackends({

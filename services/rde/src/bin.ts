@@ -4,15 +4,16 @@ import { startTelemetry } from '@rde/platform/dist/telemetry';
 const telemetry = startTelemetry('rde');
 
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
-import { ConfigError, createLogger, env, loadConfig, startMetricsServer, type Logger } from '@rde/platform';
+import { ConfigError, createLogger, startMetricsServer, type Logger, type ServiceModule } from '@rde/platform';
 import { admin, ADMIN_USAGE } from './admin';
 import { backendsFromEnv, embeddedAdapters } from './backends';
 import { banner, freshDevKey } from './banner';
+import { checkedConfig, variablesRead } from './config';
 import { recordInstance } from './instances';
 import { migrate, MIGRATE_USAGE, parseMigrateArgs } from './migrate';
 import { startModules } from './start';
 import { isAllInOne, resolveTargets, TargetError } from './targets';
+import { unknownVariables } from './unknown-variables';
 
 // The modules load only for `start`, so `rde admin` answers without loading every service.
 const loadModules = async () => (await import('./modules.js')).MODULES;
@@ -30,18 +31,11 @@ async function start(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { target: { type: 'string', default: 'all' } } });
   const target = values.target ?? 'all';
   const began = performance.now();
-  // Before the logger: a bad level is a configuration message, not pino's stack trace.
-  const metricsConfig = loadConfig(
-    {
-      RDE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-      RDE_METRICS_PORT: env.optionalPort(),
-      RDE_METRICS_HOST: z.string().default('127.0.0.1'),
-    },
-    process.env,
-  );
-  const logger = createLogger('rde', metricsConfig.RDE_LOG_LEVEL);
   const registry = await loadModules();
   const modules = resolveTargets(target, registry);
+  const settings = checkedConfig(process.env, modules);
+  const logger = createLogger('rde', settings.RDE_LOG_LEVEL);
+  warnUnknownVariables(registry, logger);
   const backends = await backendsFromEnv(process.env, logger);
   const allInOne = isAllInOne(modules, registry);
   const inMemory = embeddedAdapters(process.env);
@@ -52,11 +46,11 @@ async function start(args: string[]): Promise<void> {
   const variables = { ...process.env, ...(devKey ? { RDE_DEV_API_KEY: devKey } : {}) };
   const started = await startModules(modules, { env: variables, logger, backends, allInOne });
   const metrics =
-    metricsConfig.RDE_METRICS_PORT === undefined
+    settings.RDE_METRICS_PORT === undefined
       ? undefined
       : await startMetricsServer({
-          port: metricsConfig.RDE_METRICS_PORT,
-          host: metricsConfig.RDE_METRICS_HOST,
+          port: settings.RDE_METRICS_PORT,
+          host: settings.RDE_METRICS_HOST,
           logger,
         });
   const addresses = Object.fromEntries([...started.modules].map(([n, m]) => [n, m.address]));
@@ -80,6 +74,14 @@ async function start(args: string[]): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** A misspelt `RDE_*` variable would be ignored in silence: each unknown one is a warning naming the closest known. */
+function warnUnknownVariables(registry: readonly ServiceModule[], logger: Logger): void {
+  for (const { name, closest } of unknownVariables(process.env, variablesRead(registry))) {
+    const hint = closest ? `did you mean ${closest}?` : 'no RDE module reads it';
+    logger.warn({ variable: name, closest }, `unknown variable ${name}: ${hint}`);
+  }
 }
 
 /** Flushes the last spans; an unreachable collector is reported, never a crash on the way out. */

@@ -11,6 +11,7 @@ function recordingModules(migrated: string[]): ServiceModule[] {
   const module = (name: string, dependencies: string[] = []): ServiceModule => ({
     name,
     dependencies,
+    config: {},
     start: async () => ({ address: '', stop: async () => undefined }),
     migrate: async () => void migrated.push(name),
   });

@@ -4,6 +4,7 @@ import { isAllInOne, resolveTargets, TargetError } from '../src/targets';
 const moduleNamed = (name: string, dependencies: string[] = []): ServiceModule => ({
   name,
   dependencies,
+  config: {},
   start: async () => ({ address: name, stop: async () => undefined }),
 });
 

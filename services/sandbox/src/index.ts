@@ -1,5 +1,5 @@
 import type { ModuleContext, RunningModule, ServiceModule } from '@rde/platform';
-import { loadSandboxConfig } from './config';
+import { loadSandboxConfig, SANDBOX_VARIABLES } from './config';
 import { buildSandboxServer } from './http/server';
 import type { VendorDescriptor } from './http/vendor-kit';
 import { VENDORS } from './http/vendors';
@@ -24,6 +24,7 @@ export const vendorDescriptors: readonly VendorDescriptor[] = VENDORS.map((vendo
 export const sandboxModule: ServiceModule = {
   name: 'sandbox',
   dependencies: [],
+  config: SANDBOX_VARIABLES,
   async start(ctx: ModuleContext): Promise<RunningModule> {
     const config = loadSandboxConfig(ctx.env, ctx.allInOne);
     const logger = ctx.logger.child({ module: 'sandbox' });

@@ -5,7 +5,7 @@ import { QualifyRuns } from './app/qualify-run';
 import { BilledRuns } from './app/billed-run';
 import { PeopleSearch } from './app/search';
 import { createWaterfallClients } from './clients';
-import { waterfallConfig } from './config';
+import { WATERFALL_VARIABLES, waterfallConfig } from './config';
 import { waterfallHandlers } from './grpc/handlers';
 import { RunRepository } from './store/runs';
 import { buildEnrichment, openEnrichStores } from './app/enrich/wiring';
@@ -15,6 +15,7 @@ export const waterfallModule = grpcModule({
   defaultPort: 7104,
   // Catalog calls the vendors, billing holds the credits, dataset keeps paid rows.
   dependencies: ['catalog', 'billing', 'dataset'],
+  config: WATERFALL_VARIABLES,
   async build(ctx) {
     const config = waterfallConfig(ctx.env);
     const clock = ctx.backends.clock;

@@ -5,6 +5,7 @@ export const workflowModule = grpcModule({
   name: 'workflow',
   defaultPort: 7106,
   dependencies: [],
+  config: {},
   async build(ctx) {
     const store = await ctx.backends.documentStore('rde_workflow');
     return {
