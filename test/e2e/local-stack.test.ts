@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { api, untilSettled, type Gateway } from './api';
 import { mode, waitUntil } from './harness';
+import { isJson } from './processes';
 
 /**
  * `deploy/local.sh`, the local distributed stack, as a newcomer runs it: `up`, a paid call through
@@ -94,6 +95,20 @@ async function processesOf(state: string): Promise<number[]> {
   return found;
 }
 
+/** Each line of the processes' logs in `state` that is not JSON, with its log's name. */
+async function nonJsonLogLines(state: string): Promise<string[]> {
+  const logs = (await readdir(state)).filter((name) => name.endsWith('.log'));
+  const lines = await Promise.all(
+    logs.map(async (log) =>
+      (await readFile(path.join(state, log), 'utf8'))
+        .split('\n')
+        .filter((line) => line !== '' && !isJson(line))
+        .map((line) => `${log}: ${line}`),
+    ),
+  );
+  return lines.flat();
+}
+
 /** The gateway URL and owner key that `up`'s banner prints. */
 function gatewayOf(banner: string): Gateway {
   const baseUrl = /gateway\s+(http:\/\/\S+)/.exec(banner)?.[1];
@@ -152,6 +167,8 @@ describeDistributed('deploy/local.sh, the local distributed stack', () => {
 
     expect(await localSh('down', stack.env)).toMatchObject({ status: 0 });
     expect(await processesOf(stack.state)).toEqual([]);
+    // From start to stop, every process wrote JSON lines only: no library's plain text (decision 0058).
+    expect(await nonJsonLogLines(stack.state)).toEqual([]);
     expect(await localSh('status', stack.env)).toMatchObject({ status: 3, output: 'not up\n' });
   });
 
