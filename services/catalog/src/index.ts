@@ -1,4 +1,4 @@
-import { grpcModule, OutboxRelay } from '@rde/platform';
+import { CreditHolds, grpcModule, OutboxRelay, PaidRunKit } from '@rde/platform';
 import { catalog, protoFileOf } from '@rde/proto';
 import { ToolCalls } from './app/tool-call';
 import { ProviderInvocations } from './app/invoke-provider';
@@ -50,10 +50,13 @@ export const catalogModule = grpcModule({
       runs,
       clients,
       providers: new MeteredProviders(providers),
-      clock,
+      kit: new PaidRunKit({
+        holds: new CreditHolds(clients.billing, config.RDE_CATALOG_HOLD_TTL_MS),
+        clock,
+        logger: ctx.logger,
+        publish: (runId) => relay.relayDocument(runs.collection, runId),
+      }),
       logger: ctx.logger,
-      holdTtlMs: config.RDE_CATALOG_HOLD_TTL_MS,
-      publishSettlement: (runId) => relay.relayDocument(runs.collection, runId),
     });
     const invocations = new ProviderInvocations({
       catalog: tools,

@@ -1,4 +1,12 @@
-import { createLogger, InMemoryDocumentStore, ManualClock, RdeError, type Caller } from '@rde/platform';
+import {
+  createLogger,
+  CreditHolds,
+  InMemoryDocumentStore,
+  ManualClock,
+  PaidRunKit,
+  RdeError,
+  type Caller,
+} from '@rde/platform';
 import { billingEvents } from '@rde/proto';
 import { ToolCalls } from '../src/app/tool-call';
 import type { CatalogClients } from '../src/clients';
@@ -53,10 +61,13 @@ describe('tool call charges by cost unit', () => {
       runs,
       clients,
       providers: { call: () => answer() },
-      clock,
+      kit: new PaidRunKit({
+        holds: new CreditHolds(clients.billing, 60_000),
+        clock,
+        logger: createLogger('test', 'silent'),
+        publish: async () => undefined,
+      }),
       logger: createLogger('test', 'silent'),
-      holdTtlMs: 60_000,
-      publishSettlement: async () => undefined,
     });
   });
 

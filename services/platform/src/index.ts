@@ -13,7 +13,7 @@ export * from './grpc';
 export * from './grpc-module';
 export * from './namespaced-backends';
 export * from './outbox';
-export * from './paid-runs';
+export * from './paid-run';
 export * from './csv';
 export * from './metrics';
 export * from './request-spans';

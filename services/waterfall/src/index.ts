@@ -1,4 +1,4 @@
-import { grpcModule, OutboxRelay } from '@rde/platform';
+import { CreditHolds, grpcModule, OutboxRelay, PaidRunKit } from '@rde/platform';
 import { waterfall, protoFileOf } from '@rde/proto';
 import { Qualifier } from './app/qualify';
 import { QualifyRuns } from './app/qualify-run';
@@ -35,13 +35,15 @@ export const waterfallModule = grpcModule({
       pollIntervalMs: config.RDE_WATERFALL_OUTBOX_POLL_MS,
     });
     const clients = createWaterfallClients(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
+    const holds = new CreditHolds(clients.billing, config.RDE_WATERFALL_HOLD_TTL_MS);
     const billedRuns = new BilledRuns({
       runs,
-      clients,
-      clock,
-      logger: ctx.logger,
-      holdTtlMs: config.RDE_WATERFALL_HOLD_TTL_MS,
-      publishSettlement: (runId) => relay.relayDocument(runs.collection, runId),
+      kit: new PaidRunKit({
+        holds,
+        clock,
+        logger: ctx.logger,
+        publish: (runId) => relay.relayDocument(runs.collection, runId),
+      }),
     });
     const peopleSearch = new PeopleSearch({
       clients,
@@ -54,6 +56,7 @@ export const waterfallModule = grpcModule({
       config,
       stores: enrichStores,
       clients,
+      holds,
       keyValue: await ctx.backends.keyValue('waterfall'),
       relay,
       bus,

@@ -311,7 +311,8 @@ describe('rule 9: rows a spending cap left out', () => {
   });
 
   test('one warning: rows affected, providers skipped (the validator too), the cap scope', () => {
-    const warning = spendingCapWarning(CHAINS.personal_email, 4, { cap_scope: 'member', detail: 'Past your cap.' });
+    const refusal = { reason: 'spending_cap_reached', scope: 'member', detail: 'Past your cap.' } as const;
+    const warning = spendingCapWarning(CHAINS.personal_email, 4, refusal);
     expect(warning).toMatchObject({
       code: 'spending_cap_reached',
       rows_affected: 4,

@@ -1,4 +1,4 @@
-import { createBackends, createLogger, errors, ManualClock } from '@rde/platform';
+import { createBackends, createLogger, CreditHolds, errors, ManualClock } from '@rde/platform';
 import { RunHolds } from '../src/app/runs/run-holds';
 import type { BillingClient } from '../src/clients';
 import { EnrichRunRepository } from '../src/store/enrich-runs';
@@ -42,10 +42,9 @@ describe('a dataset run keeps its hold (decision 0031, amended)', () => {
     billing = new BillingDouble();
     holds = new RunHolds({
       runs,
-      billing: billing.client,
+      holds: new CreditHolds(billing.client, TTL_MS),
       clock,
       logger: createLogger('test', 'silent'),
-      holdTtlMs: TTL_MS,
     });
     // 50 rows held at 1 credit; 20 charged so far, 10 rows' worst case admitted to a chunk in flight.
     await runs.start(newRun(clock.now()), []);

@@ -1,4 +1,4 @@
-import { errors, type CallContext, type Handlers } from '@rde/platform';
+import { errors, type CallContext, type ErrorBody, type Handlers } from '@rde/platform';
 import { billing, type common } from '@rde/proto';
 import type { CreditBook } from '../credit-book';
 import { isMillicredits } from '../domain/credits';
@@ -87,6 +87,7 @@ export function billingHandlers(deps: BillingHandlerDependencies): Handlers<type
         account: toAccount(account),
         held: credits(held),
         capRefusalJson: trimmedBy ? json(trimmedBy) : Buffer.alloc(0),
+        ...(trimmedBy && { capRefusal: capRefusalOf(trimmedBy) }),
       };
     },
 
@@ -154,4 +155,10 @@ export function toLedgerEntry(entry: LedgerEntry): billing.LedgerEntry {
     createdAtMs: entry.created_at,
     ...(entry.balance_after !== undefined && { balanceAfter: credits(entry.balance_after) }),
   };
+}
+
+/** A cap's refusal as the typed message callers decode (its 402 body's reason, scope and sentence). */
+function capRefusalOf(body: ErrorBody): billing.CapRefusal {
+  const text = (field: unknown) => (typeof field === 'string' ? field : '');
+  return { reason: text(body.reason), capScope: text(body.cap_scope), detail: text(body.detail) };
 }

@@ -1,54 +1,29 @@
 import {
+  chargeIdOf,
   errors,
+  heldOrThrow,
   httpError,
   isRunId,
+  meteringAfter,
   newRunId,
+  totalOf,
+  type Account,
   type Caller,
-  type Clock,
   type ErrorBody,
   type Logger,
-  type RdeError,
+  type PaidRunKit,
+  type PaidRunRef,
 } from '@rde/platform';
-import type { billing, dataset } from '@rde/proto';
 import { qualifiedName, type Catalog, type ResolvedMethod } from '../domain/catalog';
-import { chargeIdOf, datasetIdOf } from '../domain/ids';
-import type { CallInput, JsonObject, ParameterResolver, ResolvedParameters } from '../domain/parameters';
+import type { ParameterResolver, ResolvedParameters } from '../domain/parameters';
 import { actualCost, dryRunEstimate, worstCaseCost } from '../domain/pricing';
-import { INLINE_ROW_CAP, isPresentAt, replaceAt, rowsAt, SAMPLE_SIZE } from '../domain/rows';
-import { settlementEvent } from '../events/settlement';
+import { isPresentAt, rowsAt } from '../domain/rows';
 import type { CatalogClients } from '../clients';
 import type { ProviderCaller } from '../providers/caller';
-import { publicFailure } from '../domain/call-failures';
-import { meteringAfterCall } from '../domain/metering';
+import { JobMethodCall, publicFailure } from '../domain/call-failures';
 import type { RunCharge, RunDocument, RunOutcome, RunRepository } from '../store/runs';
-
-export interface ToolCallRequest {
-  readonly tool: string;
-  readonly method: string;
-  readonly input: CallInput;
-  readonly dryRun: boolean;
-  /** The caller's run id for this call (a retry sends the same); empty: a fresh one. */
-  readonly runId: string;
-}
-
-/** The `_meta` of a tool call, amounts in millicredits; each field is present where it applies. */
-export interface CallMeta {
-  readonly creditsCharged?: number;
-  readonly balance?: number;
-  readonly reserved?: number;
-  readonly runId?: string;
-  readonly settled?: boolean;
-  readonly datasetId?: string;
-  readonly rowCount?: number;
-  readonly wouldCharge?: number;
-  readonly wouldChargeMax?: number;
-  readonly wouldCall?: string;
-}
-
-export interface ToolCallResult {
-  readonly result: JsonObject;
-  readonly meta: CallMeta;
-}
+import { persistRows } from './persist-rows';
+import type { ToolCallRequest, ToolCallResult } from './tool-call-result';
 
 export interface ToolCallDependencies {
   readonly catalog: Catalog;
@@ -56,12 +31,9 @@ export interface ToolCallDependencies {
   readonly runs: RunRepository;
   readonly clients: CatalogClients;
   readonly providers: ProviderCaller;
-  readonly clock: Clock;
+  /** The money flow: the call's hold, its settlement with its outcome (the platform's paid-run kit). */
+  readonly kit: PaidRunKit;
   readonly logger: Logger;
-  /** How long a call's hold lives before billing's reaper may release it. */
-  readonly holdTtlMs: number;
-  /** Publishes a finished run's settlement from its outbox now (the outbox relay's poll is the safety net). */
-  readonly publishSettlement: (runId: string) => Promise<unknown>;
 }
 
 /** One paid call in progress: everything its settlement needs. */
@@ -71,13 +43,6 @@ interface Run {
   readonly target: ResolvedMethod;
   readonly name: string;
   readonly parameters: ResolvedParameters;
-}
-
-/** Rows persisted to a dataset, and what the response shows of them. */
-interface PersistedRows {
-  readonly datasetId: string;
-  readonly rowCount: number;
-  readonly result: JsonObject;
 }
 
 /**
@@ -93,7 +58,7 @@ export class ToolCalls {
       throw errors.badRequest({ detail: 'run_id must be run_ followed by 24 hexadecimal digits' });
     }
     const target = this.deps.catalog.method(request.tool, request.method);
-    if (target.method.job) throw jobMethodRefusal(target);
+    if (target.method.job) throw new JobMethodCall(target);
     const parameters = this.deps.resolver.resolve(target.method, request.input);
     const name = qualifiedName(target);
     if (request.dryRun) return dryRun(target, parameters, name);
@@ -135,7 +100,7 @@ export class ToolCalls {
       if (earlier.status !== 'running') return answerOf(earlier);
     }
     const account = await this.reserve(run, worstCase, earlier === undefined);
-    const result = await this.callAndFinish(run, money(account), worstCase);
+    const result = await this.callAndFinish(run, account, worstCase);
     return result ?? answerOf(await this.finishedRun(run.id));
   }
 
@@ -143,17 +108,14 @@ export class ToolCalls {
    * Calls the vendor, persists paid rows and writes the outcome (a failure is written as such, then
    * thrown); undefined when another attempt of the same call finished it first.
    */
-  private async callAndFinish(
-    run: Run,
-    before: { balance: number; reserved: number },
-    worstCase: number,
-  ): Promise<ToolCallResult | undefined> {
+  private async callAndFinish(run: Run, before: Account, worstCase: number): Promise<ToolCallResult | undefined> {
     try {
       const { charges, persisted, answer } = await this.callAndPersist(run);
-      const charged = charges.reduce((sum, charge) => sum + charge.millicredits, 0);
-      const { balance, reserved, settled } = meteringAfterCall(before, worstCase, charged);
+      const charged = totalOf(charges);
+      const { balance, reserved, settled } = meteringAfter(before, worstCase, charged);
       const result: ToolCallResult = {
         result: persisted?.result ?? answer,
+        ...(persisted?.dataset && { dataset: persisted.dataset }),
         meta: {
           creditsCharged: charged,
           balance,
@@ -202,19 +164,10 @@ export class ToolCalls {
    * Holds the worst case under the run's id (a retry finds its hold standing). A refusal leaves
    * nothing behind: the run this call started is removed, so a retry starts afresh.
    */
-  private async reserve(run: Run, worstCase: number, startedHere: boolean) {
+  private async reserve(run: Run, worstCase: number, startedHere: boolean): Promise<Account> {
     try {
-      const { account } = await this.deps.clients.billing.reserve(
-        {
-          holdId: run.id,
-          runId: run.id,
-          amount: { millicredits: worstCase },
-          ttlMs: this.deps.holdTtlMs,
-          description: `tool call ${run.name}`,
-        },
-        { caller: run.caller },
-      );
-      return account;
+      const outcome = await this.deps.kit.holds.reserve({ ...refOf(run), amount: worstCase });
+      return heldOrThrow(outcome).account;
     } catch (error) {
       if (startedHere) await this.deps.runs.forget(run.id);
       throw error;
@@ -236,35 +189,11 @@ export class ToolCalls {
       rowCount: rows?.length ?? 0,
       hit: method.hitPath !== undefined && isPresentAt(answer, method.hitPath),
     });
-    const charges: RunCharge[] =
-      cost > 0 ? [{ charge_id: chargeIdOf(run.id, run.target.provider.tool, method.name), millicredits: cost }] : [];
+    const charges: RunCharge[] = cost > 0 ? [{ charge_id: chargeIdOf(run.id, 0, run.name), millicredits: cost }] : [];
     // Only rows that cost credits are persisted: a free answer has nothing the client paid to keep.
-    const persisted = cost > 0 && rows && rows.length > 0 ? await this.persistRows(run, answer, rows) : undefined;
+    const persisted =
+      cost > 0 && rows && rows.length > 0 ? await persistRows(this.deps.clients.dataset, run, answer, rows) : undefined;
     return { charges, persisted, answer };
-  }
-
-  /**
-   * Every paid row list goes to a dataset. Up to INLINE_ROW_CAP rows also stay inline as the vendor
-   * sent them; above it the row list is replaced in place by the dataset envelope with a five-row
-   * sample, and the vendor's metadata beside it (totals, pagination, track ids) stays as it was.
-   */
-  private async persistRows(run: Run, body: JsonObject, rows: JsonObject[]): Promise<PersistedRows> {
-    const datasetId = datasetIdOf(run.id);
-    const created = await this.deps.clients.dataset.createDataset(
-      {
-        datasetId,
-        name: `${run.name} ${run.id}`,
-        rowsJson: Buffer.from(JSON.stringify(rows)),
-        source: `tool:${run.name}`,
-        runId: run.id,
-        sessionId: run.caller.sessionId,
-        copyOfDatasetId: '',
-      },
-      { caller: run.caller },
-    );
-    if (rows.length <= INLINE_ROW_CAP) return { datasetId, rowCount: rows.length, result: body };
-    const envelope = datasetEnvelope(created, rows);
-    return { datasetId, rowCount: rows.length, result: replaceAt(body, run.target.method.rows!.path, envelope) };
   }
 
   /**
@@ -272,27 +201,15 @@ export class ToolCalls {
    * hold. False when another attempt of the same call finished it first (nothing written then).
    */
   private async finish(run: Run, outcome: RunOutcome): Promise<boolean> {
-    const event = settlementEvent({
-      runId: run.id,
-      workspaceId: run.caller.workspaceId,
-      userId: run.caller.userId,
-      sessionId: run.caller.sessionId,
-      description: `tool call ${run.name}`,
-      charges: outcome.charges,
-      createdAtMs: this.deps.clock.now(),
-    });
-    if (!(await this.deps.runs.finish(run.id, outcome, event))) {
-      this.deps.logger.warn({ runId: run.id }, 'tool call finished by another attempt; answering what it wrote');
-      return false;
-    }
-    // Not awaited: the answer does not wait for Kafka, and the settlement is safe in the outbox.
-    void this.deps
-      .publishSettlement(run.id)
-      .catch((error: unknown) =>
-        this.deps.logger.warn({ err: error, runId: run.id }, 'settlement left for the outbox relay'),
-      );
-    return true;
+    return this.deps.kit.finish(refOf(run), { charges: outcome.charges }, (settlement) =>
+      this.deps.runs.finish(run.id, outcome, settlement),
+    );
   }
+}
+
+/** The call as the paid-run kit knows it: hold id = run id, the caller pays. */
+function refOf(run: Run): PaidRunRef & { payer: Caller } {
+  return { runId: run.id, payer: run.caller, description: `tool call ${run.name}` };
 }
 
 /** A retry may only repeat its own call: same workspace, same method. */
@@ -312,39 +229,11 @@ function answerOf(finished: RunDocument): ToolCallResult {
   return answer;
 }
 
-/** An asynchronous vendor's job methods are reached through the enrichment waterfalls only. */
-function jobMethodRefusal(target: ResolvedMethod): RdeError {
-  return errors.badRequest({
-    error: 'job_method',
-    detail: `${qualifiedName(target)} runs provider jobs for the enrichment waterfalls (POST /enrich/{capability}); open jobs are read with GET /enrich/jobs/{provider}/{job_id}`,
-    tool: target.provider.tool,
-    method: target.method.name,
-    credits_charged: 0,
-  });
-}
-
 function dryRun(target: ResolvedMethod, parameters: ResolvedParameters, name: string): ToolCallResult {
   const estimate = dryRunEstimate(target.method, parameters.values);
   return {
-    result: { dry_run: true, args: parameters.args, kwargs: parameters.kwargs },
+    result: {},
+    dryRun: { args: parameters.args, kwargs: parameters.kwargs },
     meta: { wouldCharge: estimate.wouldCharge, wouldChargeMax: estimate.wouldChargeMax, wouldCall: name },
   };
-}
-
-/** The canonical dataset envelope (as the datasets routes show a created dataset) with its sample. */
-function datasetEnvelope(created: dataset.CreateDatasetResponse, rows: JsonObject[]): JsonObject {
-  const meta = created.dataset!;
-  return {
-    id: meta.id,
-    name: meta.name,
-    columns: meta.columns,
-    row_count: meta.rowCount,
-    created_at: new Date(meta.createdAtMs).toISOString(),
-    session_id: meta.sessionId || null,
-    sample: rows.slice(0, SAMPLE_SIZE),
-  };
-}
-
-function money(account: billing.Account | undefined): { balance: number; reserved: number } {
-  return { balance: account?.balance?.millicredits ?? 0, reserved: account?.reserved?.millicredits ?? 0 };
 }

@@ -1,7 +1,6 @@
-import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
+import { createClient, type AddressBook, type BillingClient, type ServiceClient } from '@rde/platform';
 import { billing, dataset } from '@rde/proto';
 
-export type BillingClient = ServiceClient<typeof billing.BillingServiceService>['rpc'];
 export type DatasetClient = ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
 
 export interface CatalogClients {

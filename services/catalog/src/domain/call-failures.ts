@@ -27,3 +27,10 @@ export function publicFailure(target: ResolvedMethod, error: unknown, runId?: st
   const detail = error instanceof RdeError ? error.message : 'the call could not be completed';
   return httpError(503, { error: 'call_failed', detail: `${name}: ${detail}; nothing was charged`, ...common });
 }
+
+/** A call of an asynchronous vendor's job method: those are reached through the enrichment waterfalls only. */
+export class JobMethodCall extends Error {
+  constructor(readonly target: ResolvedMethod) {
+    super(`${qualifiedName(target)} is a provider job method`);
+  }
+}

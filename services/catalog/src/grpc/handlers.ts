@@ -5,6 +5,7 @@ import type { JsonObject } from '../domain/parameters';
 import { isObject } from '../domain/rows';
 import type { ToolCalls } from '../app/tool-call';
 import type { ProviderInvocations } from '../app/invoke-provider';
+import { publicCallError, toolCallResultView } from './tool-call-views';
 import { metaView, type CatalogViews } from './views';
 
 export interface CatalogHandlerDependencies {
@@ -47,21 +48,25 @@ export function catalogHandlers(deps: CatalogHandlerDependencies): Handlers<type
     },
 
     async callTool(request, { caller }) {
-      const { result, meta } = await deps.toolCalls.call(
-        {
-          tool: request.tool,
-          method: request.method,
-          input: {
-            payload: jsonField(request.payloadJson, 'payload', 'object') as JsonObject | undefined,
-            args: jsonField(request.argsJson, 'args', 'array') as unknown[] | undefined,
-            kwargs: jsonField(request.kwargsJson, 'kwargs', 'object') as JsonObject | undefined,
+      const call = await deps.toolCalls
+        .call(
+          {
+            tool: request.tool,
+            method: request.method,
+            input: {
+              payload: jsonField(request.payloadJson, 'payload', 'object') as JsonObject | undefined,
+              args: jsonField(request.argsJson, 'args', 'array') as unknown[] | undefined,
+              kwargs: jsonField(request.kwargsJson, 'kwargs', 'object') as JsonObject | undefined,
+            },
+            dryRun: request.dryRun,
+            runId: request.runId,
           },
-          dryRun: request.dryRun,
-          runId: request.runId,
-        },
-        caller,
-      );
-      return { resultJson: Buffer.from(JSON.stringify(result)), meta: metaView(meta) };
+          caller,
+        )
+        .catch((error: unknown) => {
+          throw publicCallError(error);
+        });
+      return { resultJson: Buffer.from(JSON.stringify(toolCallResultView(call))), meta: metaView(call.meta) };
     },
 
     async invokeProvider(request) {

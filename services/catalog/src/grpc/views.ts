@@ -3,7 +3,7 @@ import { DATA_PROVIDER_KIND, WATERFALL_KIND, type ResolvedMethod } from '../doma
 import { payloadSchemaOf } from '../domain/parameters';
 import { formatCredits, formatUsd } from '../domain/pricing';
 import type { MethodDeclaration, ProviderDeclaration, WaterfallDeclaration } from '../providers/declaration';
-import type { CallMeta } from '../app/tool-call';
+import type { CallMeta } from '../app/tool-call-result';
 
 /**
  * The proto views of the catalog, built once: declarations and prices do not change while the

@@ -1,4 +1,4 @@
-import { errors, newRunId, RdeError, type Caller, type Logger } from '@rde/platform';
+import { chargeIdOf, errors, newRunId, RdeError, totalOf, type Caller, type Logger } from '@rde/platform';
 import { catalog } from '@rde/proto';
 import type { WaterfallClients } from '../clients';
 import {
@@ -23,8 +23,8 @@ import {
   stepWorstCase,
   type SearchRequest,
 } from '../domain/search/request';
-import { chargeIdOf, datasetIdOf, invocationIdOf } from '../domain/ids';
-import { BilledRuns, meteringAfterRun, totalOf, type OpenRun } from './billed-run';
+import { datasetIdOf, invocationIdOf } from '../domain/ids';
+import { BilledRuns, meteringAfterRun, type OpenRun } from './billed-run';
 import type { RunCharge } from '../store/runs';
 
 /** Numbered pages of a per-row or per-hit source requested ahead of the one being read. */

@@ -1,7 +1,8 @@
-import { clientSet, type AddressBook, type ServiceClient } from '@rde/platform';
+import { clientSet, type AddressBook, type BillingClient, type ServiceClient } from '@rde/platform';
+
+export type { BillingClient };
 import { billing, billingSubscriptions, catalog, dataset } from '@rde/proto';
 
-export type BillingClient = ServiceClient<typeof billing.BillingServiceService>['rpc'];
 export type SubscriptionsClient = ServiceClient<typeof billingSubscriptions.SubscriptionServiceService>['rpc'];
 export type CatalogClient = ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
 export type DatasetClient = ServiceClient<typeof dataset.DatasetServiceService>['rpc'];

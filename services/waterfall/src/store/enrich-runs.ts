@@ -85,24 +85,6 @@ export class EnrichRunRepository {
     });
   }
 
-  /** Keeps the walking process's lease on a running run. */
-  async renew(runId: string, owner: string, leaseMs: number): Promise<void> {
-    await this.runs.updateOne(
-      { _id: runId, status: 'running', lease_owner: owner },
-      { $set: { lease_until: new Date(this.clock.now() + leaseMs) } },
-    );
-  }
-
-  /** Takes over one running run whose walking process stopped renewing its lease (it died). */
-  claimLapsed(owner: string, leaseMs: number): Promise<EnrichRunDocument | null> {
-    const now = this.clock.now();
-    return this.runs.findOneAndUpdate(
-      // Dataset runs are not walked by one process: their chunks have leases of their own.
-      { status: 'running', kind: { $ne: 'dataset' }, lease_until: { $lt: new Date(now) } },
-      { $set: { lease_owner: owner, lease_until: new Date(now + leaseMs) } },
-    );
-  }
-
   /** Rows finished: counted, and their charges kept with the run until its settlement. */
   async rowsDone(runId: string, rows: number, charges: readonly RunCharge[]): Promise<void> {
     await this.runs.updateOne(

@@ -1,8 +1,8 @@
-import type { Caller, Logger } from '@rde/platform';
+import { chargeIdOf, type Caller, type Logger } from '@rde/platform';
 import { CHAINS, inputFor, type Capability, type ChainStep } from '../../domain/enrich/chains';
 import { refOf, afterOpenJob, afterVerdict, batchesOf, stepName, type RowWalk } from '../../domain/enrich/walk';
 import { validationChargeIdOf } from '../../domain/enrich/ids';
-import { chargeIdOf, invocationIdOf } from '../../domain/ids';
+import { invocationIdOf } from '../../domain/ids';
 import type { Row, Subject } from '../../domain/enrich/subject';
 import { miss, type Verdict } from '../../domain/enrich/verdicts';
 import type { RunCharge } from '../../store/runs';

@@ -1,6 +1,16 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { Bus, Clock, DocumentStore, KeyValue, ModuleContext, OutboxRelay } from '@rde/platform';
+import {
+  PaidRunKit,
+  RunLeases,
+  type Bus,
+  type Clock,
+  type CreditHolds,
+  type DocumentStore,
+  type KeyValue,
+  type ModuleContext,
+  type OutboxRelay,
+} from '@rde/platform';
 import type { WaterfallClients } from '../../clients';
 import type { WaterfallConfig } from '../../config';
 import { EnrichJobPoller } from '../../jobs/enrich-job-poller';
@@ -15,7 +25,10 @@ import { EnrichJobRepository } from '../../store/enrich-jobs';
 import { EnrichRunRepository } from '../../store/enrich-runs';
 import { CatalogProviders } from './catalog-providers';
 import { EnrichJobs } from './enrich-jobs';
+import { EnrichAnswers } from './enrich-answers';
+import { EnrichWalks } from './enrich-walks';
 import { Enrichment } from './enrichment';
+import { EnrichTakeOver } from './take-over';
 import { ProviderJobs } from './provider-jobs';
 import { PacedProviders } from './providers';
 import { VendorPauses } from './vendor-pauses';
@@ -43,6 +56,7 @@ export function buildEnrichment(deps: {
   config: WaterfallConfig;
   stores: EnrichStores;
   clients: WaterfallClients;
+  holds: CreditHolds;
   keyValue: KeyValue;
   relay: OutboxRelay;
   bus: Bus;
@@ -90,23 +104,48 @@ export function buildEnrichment(deps: {
     onHandedOffSettled: (job) => enrichJobs.releaseRunIfDone(job),
   });
   const walker = new RowWalker(providers, providerJobs, ctx.logger);
-  const enrichment = new Enrichment({
+  const kit = new PaidRunKit({
+    holds: deps.holds,
+    clock,
+    logger: ctx.logger,
+    publish: (runId) => relay.relayDocument(stores.runs.collection, runId),
+  });
+  const leases = new RunLeases(stores.runs.collection, clock, config.RDE_ENRICH_JOB_LEASE_MS);
+  const walks = new EnrichWalks({
     walker,
     runs: stores.runs,
     jobs: stores.jobs,
-    providers,
     clients,
-    replayKeys: deps.keyValue,
+    kit,
+    leases,
     clock,
     logger: ctx.logger,
-    holdTtlMs: config.RDE_WATERFALL_HOLD_TTL_MS,
+    sleep,
+    owner,
+    releaseRunIfDone: (run) => enrichJobs.releaseRunIfDone(run),
+  });
+  const takeOver = new EnrichTakeOver({
+    runs: stores.runs,
+    jobs: stores.jobs,
+    clients,
+    leases,
+    walks,
+    logger: ctx.logger,
+    owner,
+  });
+  const enrichment = new Enrichment({
+    runs: stores.runs,
+    providers,
+    clients,
+    kit,
+    walks,
+    leases,
+    owner,
+    answers: new EnrichAnswers({ runs: stores.runs, jobs: stores.jobs, clients }),
+    replayKeys: deps.keyValue,
     replayWindowMs: config.RDE_ENRICH_REPLAY_WINDOW_MS,
     detachMs: config.RDE_ENRICH_DETACH_MS,
     sleep,
-    publishRun: (runId) => publish(stores.runs.collection, runId),
-    releaseRunIfDone: (run) => enrichJobs.releaseRunIfDone(run),
-    owner,
-    leaseMs: config.RDE_ENRICH_JOB_LEASE_MS,
   });
   const datasetRuns = new DatasetRunRepository(stores.runs, clock);
   const chunkWorker = new ChunkWorker({
@@ -130,6 +169,7 @@ export function buildEnrichment(deps: {
     callRuns: new CallRuns(stores.runs, stores.jobs, clients.dataset),
     providers,
     clients,
+    holds: deps.holds,
     replayKeys: deps.keyValue,
     clock,
     logger: ctx.logger,
@@ -140,7 +180,6 @@ export function buildEnrichment(deps: {
       detachMs: config.RDE_ENRICH_RUN_DETACH_MS,
       blockMs: config.RDE_ENRICH_RUN_BLOCK_MS,
       workspaceRunLimit: config.RDE_ENRICH_RUN_WORKSPACE_LIMIT,
-      holdTtlMs: config.RDE_WATERFALL_HOLD_TTL_MS,
       replayWindowMs: config.RDE_ENRICH_REPLAY_WINDOW_MS,
     },
   });
@@ -153,16 +192,10 @@ export function buildEnrichment(deps: {
       datasetRuns,
       ctx.logger,
       { slots: config.RDE_ENRICH_RUN_SLOTS, sweepMs: config.RDE_ENRICH_RUN_SWEEP_MS },
-      new RunHolds({
-        runs: datasetRuns,
-        billing: clients.billing,
-        clock,
-        logger: ctx.logger,
-        holdTtlMs: config.RDE_WATERFALL_HOLD_TTL_MS,
-      }),
+      new RunHolds({ runs: datasetRuns, holds: deps.holds, clock, logger: ctx.logger }),
     ),
     poller: new EnrichJobPoller(stores.jobs, providerJobs, ctx.logger, config.RDE_ENRICH_POLL_INTERVAL_MS, () =>
-      enrichment.recoverLapsed(),
+      takeOver.recoverLapsed(),
     ),
   };
 }

@@ -6,6 +6,8 @@ import {
   type ValidationIssue,
   type Caller,
   type Clock,
+  type CreditHolds,
+  type HoldRefusal,
   type KeyValue,
   type Logger,
   type NewOutboxEvent,
@@ -64,7 +66,6 @@ export interface EnrichRunsOptions {
   readonly blockMs: number;
   /** Dataset runs one workspace may have running at once (decision 0033). */
   readonly workspaceRunLimit: number;
-  readonly holdTtlMs: number;
   /** How long a `replay` key names its first run (the same window as single enrichments). */
   readonly replayWindowMs: number;
 }
@@ -76,6 +77,8 @@ export interface EnrichRunsDependencies {
   readonly callRuns: CallRuns;
   readonly providers: ProviderPort;
   readonly clients: WaterfallClients;
+  /** The run's one hold (the platform's paid-run kit). */
+  readonly holds: CreditHolds;
   readonly replayKeys: KeyValue;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -251,23 +254,16 @@ export class EnrichRuns {
    */
   private async hold(runId: string, worstPerRow: number, inRange: number, names: string[], caller: Caller) {
     if (inRange === 0 || worstPerRow === 0) return inRange;
-    const { account } = await this.deps.clients.billing.getBalance({ recent: 0 }, { caller });
-    const available = account?.available?.millicredits ?? 0;
+    const { holds } = this.deps;
+    const { available } = await holds.account(caller);
     const covered = Math.max(1, rowsCovered(available, worstPerRow, inRange));
-    try {
-      await this.deps.clients.billing.reserve(
-        {
-          holdId: runId,
-          runId,
-          amount: { millicredits: covered * worstPerRow },
-          ttlMs: this.deps.options.holdTtlMs,
-          description: `enrich run ${names.join('+')}`,
-        },
-        { caller },
-      );
-    } catch (error) {
-      throw await this.withCheckout(error, worstPerRow * inRange - available, caller);
-    }
+    const outcome = await holds.reserve({
+      runId,
+      payer: caller,
+      amount: covered * worstPerRow,
+      description: `enrich run ${names.join('+')}`,
+    });
+    if ('refused' in outcome) throw await this.withCheckout(outcome.refused, worstPerRow * inRange - available, caller);
     return covered;
   }
 
@@ -276,10 +272,9 @@ export class EnrichRuns {
    * 0046): billing's page buying what the whole run needs beyond the balance. A cap's refusal does
    * not (credits would not lift it), and a page that cannot be had leaves the 402 as billing gave it.
    */
-  private async withCheckout(error: unknown, needed: number, caller: Caller): Promise<unknown> {
-    if (!(error instanceof RdeError) || error.httpStatus !== 402 || error.body.error !== 'insufficient_credits') {
-      return error;
-    }
+  private async withCheckout(refusal: HoldRefusal, needed: number, caller: Caller): Promise<RdeError> {
+    const { error } = refusal;
+    if (refusal.reason !== 'insufficient_credits') return error;
     try {
       const { url } = await this.deps.clients.subscriptions.shortfallCheckout(
         { needed: { millicredits: needed } },
@@ -348,7 +343,7 @@ export class EnrichRuns {
         rows_covered: run.covered,
         reserved_millicredits: run.covered * run.worstPerRow,
         budget_left: run.covered * run.worstPerRow,
-        hold_renew_after: new Date(this.deps.clock.now() + this.deps.options.holdTtlMs / 3),
+        hold_renew_after: new Date(this.deps.clock.now() + this.deps.holds.ttlMs / 3),
         chunk_count: chunks.length,
         rows: [],
         lease_owner: '',

@@ -1,5 +1,4 @@
-import { RdeError, type Caller, type Clock, type Logger } from '@rde/platform';
-import type { BillingClient } from '../../clients';
+import type { Caller, Clock, CreditHolds, Logger } from '@rde/platform';
 import type { DatasetRunDocument, DatasetRunRepository } from '../../store/dataset-runs';
 import { callerOf } from '../enrich/provider-jobs';
 
@@ -8,11 +7,10 @@ const SHRINK_ROUNDS = 10;
 
 export interface RunHoldsDependencies {
   readonly runs: DatasetRunRepository;
-  readonly billing: BillingClient;
+  /** The run's hold; renewed every third of its lifetime, so two missed sweeps still leave it standing. */
+  readonly holds: CreditHolds;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** The hold's lifetime: renewed every third of it, so two missed sweeps still leave it standing. */
-  readonly holdTtlMs: number;
 }
 
 /**
@@ -39,16 +37,15 @@ export class RunHolds {
   }
 
   private async renew(run: DatasetRunDocument): Promise<void> {
-    const { runs, billing, clock, holdTtlMs } = this.deps;
+    const { runs, holds, clock } = this.deps;
     const caller = callerOf(run);
-    const { renewed } = await billing.renewHold({ holdId: run._id, ttlMs: holdTtlMs }, { caller });
-    if (!renewed) {
+    if (!(await holds.renew(run._id, caller))) {
       // Gone: the run ended and its final settlement released it, or it lapsed under a running run.
       const current = await runs.get(run._id);
       if (current?.status !== 'running') return;
       await this.holdAgain(current, caller);
     }
-    await runs.holdRenewed(run._id, new Date(clock.now() + holdTtlMs / 3));
+    await runs.holdRenewed(run._id, new Date(clock.now() + holds.ttlMs / 3));
   }
 
   /** A lapsed hold: holds again what the balance covers (whole rows) of what the run still held. */
@@ -73,29 +70,19 @@ export class RunHolds {
    * answers its own amount). Billing's refusal (balance or a cap) holds nothing.
    */
   private async reserveWhatFits(run: DatasetRunDocument, caller: Caller): Promise<number> {
-    const { billing, holdTtlMs } = this.deps;
+    const { holds } = this.deps;
     const worst = run.worst_per_row_millicredits;
-    const { account } = await billing.getBalance({ recent: 0 }, { caller });
-    const available = account?.available?.millicredits ?? 0;
+    const { available } = await holds.account(caller);
     const wanted = worst > 0 ? Math.min(outstandingOf(run), Math.floor(available / worst) * worst) : 0;
     if (wanted <= 0) return 0;
-    try {
-      const { held } = await billing.reserve(
-        {
-          holdId: run._id,
-          runId: run._id,
-          amount: { millicredits: wanted },
-          ttlMs: holdTtlMs,
-          description: `enrich run ${run.steps.join('+')}`,
-          unit: { millicredits: worst },
-        },
-        { caller },
-      );
-      return held?.millicredits ?? 0;
-    } catch (error) {
-      if (error instanceof RdeError && error.httpStatus === 402) return 0;
-      throw error;
-    }
+    const outcome = await holds.reserve({
+      runId: run._id,
+      payer: caller,
+      amount: wanted,
+      unit: worst,
+      description: `enrich run ${run.steps.join('+')}`,
+    });
+    return 'refused' in outcome ? 0 : outcome.held;
   }
 }
 

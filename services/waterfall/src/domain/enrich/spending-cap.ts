@@ -1,11 +1,9 @@
+import type { CapRefusal } from '@rde/platform';
 import type { Chain } from './chains';
 import { stepName, type RowWalk } from './walk';
 
 /** Rule 9's step detail and warning code. */
 export const SPENDING_CAP_REACHED = 'spending_cap_reached';
-
-/** A cap refusal as billing's Reserve answers it (decision 0020): reason, cap_scope, detail, amounts. */
-export type CapRefusal = Readonly<Record<string, unknown>>;
 
 /**
  * Rule 9: a row the spending cap left out. No provider of its chain was asked and none is
@@ -34,17 +32,12 @@ export function providersOf(chain: Chain): string[] {
  * ask, the cap's scope (`workspace` or `member`) and what the cap said.
  */
 export function spendingCapWarning(chain: Chain, rowsAffected: number, refusal: CapRefusal): Record<string, unknown> {
-  const because = typeof refusal.detail === 'string' ? ` ${refusal.detail}` : '';
+  const because = refusal.detail ? ` ${refusal.detail}` : '';
   return {
     code: SPENDING_CAP_REACHED,
     rows_affected: rowsAffected,
     providers_skipped: providersOf(chain),
-    cap_scope: refusal.cap_scope,
+    cap_scope: refusal.scope,
     message: `${rowsAffected} row(s) were not enriched and cost nothing: the spending cap does not allow their worst case.${because}`,
   };
-}
-
-/** Whether a Reserve refusal is a member or workspace spending cap (rule 9), not the balance or a session cap. */
-export function isSpendingCapRefusal(body: CapRefusal | undefined): boolean {
-  return body?.reason === SPENDING_CAP_REACHED;
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { billingEvents, topics } from '@rde/proto';
-import type { Clock } from './clock';
-import { outboxPush, type NewOutboxEvent } from './outbox';
-import type { Collection } from './ports/document-store';
+import type { Clock } from '../clock';
+import { outboxPush, type NewOutboxEvent } from '../outbox';
+import type { Collection } from '../ports/document-store';
+import { totalOf, type PaidRunCharge } from './charges';
 
 /** A new paid run's id; it is also the id of the credit hold the run reserves. */
 export function newRunId(): string {
@@ -14,59 +14,6 @@ const RUN_ID = /^run_[0-9a-f]{24}$/;
 /** Whether `id` is a run id as newRunId makes them (callers may mint their own, e.g. to retry a call). */
 export function isRunId(id: string): boolean {
   return RUN_ID.test(id);
-}
-
-/** One charge of a run: deterministic id (decision 0004), exact millicredits. */
-export interface PaidRunCharge {
-  readonly charge_id: string;
-  readonly millicredits: number;
-  /** The ledger line; the settlement's description when absent. */
-  readonly description?: string;
-}
-
-/** A run's final settlement: its charges, and the release of the rest of its hold (hold id = run id). */
-export interface FinalSettlement {
-  readonly settlementId: string;
-  readonly runId: string;
-  readonly workspaceId: string;
-  readonly userId: string;
-  readonly sessionId: string;
-  readonly description: string;
-  readonly charges: readonly PaidRunCharge[];
-  readonly createdAtMs: number;
-}
-
-/**
- * A settlement that may leave its hold open (`final: false`): a provider job's charges while the
- * run's hold stays for its other jobs. The hold is the run's unless `holdId` says otherwise.
- */
-export interface Settlement extends FinalSettlement {
-  readonly holdId?: string;
-  readonly final: boolean;
-}
-
-/** The settlement as an outbox event, keyed by workspace so a workspace's settlements stay ordered. */
-export function finalSettlementEvent(settlement: FinalSettlement): NewOutboxEvent {
-  return settlementEvent({ ...settlement, final: true });
-}
-
-export function settlementEvent(settlement: Settlement): NewOutboxEvent {
-  const value = billingEvents.Settlement.encode({
-    settlementId: settlement.settlementId,
-    workspaceId: settlement.workspaceId,
-    holdId: settlement.holdId ?? settlement.runId,
-    runId: settlement.runId,
-    charges: settlement.charges.map((charge) => ({
-      chargeId: charge.charge_id,
-      amount: { millicredits: charge.millicredits },
-      description: charge.description ?? settlement.description,
-      userId: settlement.userId,
-      sessionId: settlement.sessionId,
-    })),
-    final: settlement.final,
-    createdAtMs: settlement.createdAtMs,
-  }).finish();
-  return { id: settlement.settlementId, topic: topics.SETTLEMENTS, key: settlement.workspaceId, value };
 }
 
 export type PaidRunStatus = 'running' | 'succeeded' | 'failed';
@@ -137,7 +84,7 @@ export class PaidRunRepository<T extends PaidRunDocument> {
           ...outcome.fields,
           status: outcome.status,
           charges: [...outcome.charges],
-          credits_charged_millicredits: outcome.charges.reduce((sum, charge) => sum + charge.millicredits, 0),
+          credits_charged_millicredits: totalOf(outcome.charges),
           finished_at: new Date(this.clock.now()),
           ...(outcome.datasetId !== undefined && { dataset_id: outcome.datasetId, row_count: outcome.rowCount }),
           ...(outcome.error !== undefined && { error: outcome.error }),
