@@ -1,0 +1,1 @@
+export { buildClientArchive, CLIENT_SOURCE_DIR, type ClientArchive } from './archive';
