@@ -19,9 +19,14 @@ def credentials_path():
     return os.path.join(config_dir(), "credentials.json")
 
 
-def load():
+def settings_path():
+    """Written by the install script: the server it was installed from."""
+    return os.path.join(config_dir(), "settings.json")
+
+
+def load(path=None):
     try:
-        with open(credentials_path(), encoding="utf-8") as handle:
+        with open(path or credentials_path(), encoding="utf-8") as handle:
             saved = json.load(handle)
     except (FileNotFoundError, ValueError):
         return {}
@@ -51,8 +56,9 @@ def forget():
 
 
 def resolve(url_flag=None, key_flag=None):
-    """The server and key to use: flags, then RDE_URL / RDE_API_KEY, then the saved sign-in."""
+    """The server and key to use: flags, then RDE_URL / RDE_API_KEY, then the saved sign-in, then the
+    server the client was installed from."""
     saved = load()
-    url = url_flag or os.environ.get("RDE_URL") or saved.get("url") or DEFAULT_URL
+    url = url_flag or os.environ.get("RDE_URL") or saved.get("url") or load(settings_path()).get("url") or DEFAULT_URL
     key = key_flag or os.environ.get("RDE_API_KEY") or saved.get("token")
     return url.rstrip("/"), key
