@@ -97,21 +97,21 @@ describe(`Distribution: packages and onboarding (${mode})`, () => {
     expect(code).toContain('hello from 1.1.0');
   });
 
-  test('a package outside the allowlist is 404 though the registry has it; malformed names and versions are 400; none reach the registry', async () => {
+  test('a package outside the allowlist is 404 though the registry has it; malformed names and versions are 422; none reach the registry', async () => {
     const before = registry.requests.length;
     const cases: [string, number][] = [
       [`/api/v2/npm/${NOT_SERVED}`, 404],
       [`/api/v2/npm/${NOT_SERVED}/-/${NOT_SERVED}-1.0.0.tgz`, 404],
-      ['/api/v2/npm/Not%20A%20Name', 400],
-      ['/api/v2/npm/%40rde-test%2F..%2F..%2Fetc', 400],
-      [`/api/v2/npm/${encodeURIComponent(SERVED)}/-/greeting-1.0.tgz`, 400],
-      [`/api/v2/npm/${encodeURIComponent(SERVED)}/-/greeting-..%2F1.0.0.tgz`, 400],
-      [`/api/v2/npm/${encodeURIComponent(SERVED)}/-/other-1.0.0.tgz`, 400],
+      ['/api/v2/npm/Not%20A%20Name', 422],
+      ['/api/v2/npm/%40rde-test%2F..%2F..%2Fetc', 422],
+      [`/api/v2/npm/${ENCODED}/-/greeting-1.0.tgz`, 422],
+      [`/api/v2/npm/${ENCODED}/-/greeting-..%2F1.0.0.tgz`, 422],
+      [`/api/v2/npm/${ENCODED}/-/other-1.0.0.tgz`, 404],
     ];
     for (const [route, status] of cases) {
       const response = await api(rde, 'GET', route, { key: null });
       expect({ route, status: response.status }).toEqual({ route, status });
-      expect(typeof response.body.detail).toBe('string');
+      expect(response.body.detail).toBeDefined();
     }
     expect(registry.requests.slice(before)).toEqual([]);
   });

@@ -46,10 +46,11 @@ describe('npm proxy rules', () => {
   });
 
   it('reads the version of a tarball file name only in npm’s shape', () => {
-    expect(versionOfTarball('@acme/tool', 'tool-1.2.3.tgz')).toBe('1.2.3');
-    expect(versionOfTarball('left-pad', 'left-pad-1.0.0-beta.1.tgz')).toBe('1.0.0-beta.1');
-    for (const file of ['tool-1.2.tgz', 'other-1.2.3.tgz', 'tool-1.2.3.tar', 'tool-../1.2.3.tgz']) {
-      expect(versionOfTarball('@acme/tool', file)).toBeUndefined();
+    expect(versionOfTarball('@acme/tool', 'tool-1.2.3.tgz')).toEqual({ version: '1.2.3' });
+    expect(versionOfTarball('left-pad', 'left-pad-1.0.0-beta.1.tgz')).toEqual({ version: '1.0.0-beta.1' });
+    expect(versionOfTarball('@acme/tool', 'other-1.2.3.tgz')).toBe('other_package');
+    for (const file of ['tool-1.2.tgz', 'tool-1.2.3.tar', 'tool-../1.2.3.tgz']) {
+      expect(versionOfTarball('@acme/tool', file)).toBe('malformed');
     }
   });
 

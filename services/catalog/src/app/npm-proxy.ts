@@ -16,9 +16,11 @@ export class NpmProxy {
 
   async tarball(name: string, file: string): Promise<AsyncIterable<Buffer>> {
     this.served(name);
-    const version = versionOfTarball(name, file);
-    if (!version) throw errors.badRequest({ detail: `${file} is not a ${name} tarball name (<name>-<version>.tgz)` });
-    return this.registry.tarball(name, version);
+    const tarball = versionOfTarball(name, file);
+    if (tarball === 'other_package') throw errors.notFound(`${file} is not a tarball of ${name}`);
+    if (tarball === 'malformed')
+      throw errors.badRequest({ detail: `${file} is not a ${name} tarball name (<name>-<version>.tgz)` });
+    return this.registry.tarball(name, tarball.version);
   }
 
   private served(name: string): void {

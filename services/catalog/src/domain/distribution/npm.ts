@@ -1,23 +1,25 @@
+import { publicSchemas } from '@rde/proto';
+
 /** The package-registry proxy's rules: which names and versions exist to ask for, and the rewrite. */
 
-/** npm's own name rule: lowercase, URL-safe, at most 214 characters, optionally `@scope/`. */
-const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
-/** Semantic versions as npm publishes them. */
-const VERSION = /^\d{1,9}\.\d{1,9}\.\d{1,9}(?:-[0-9A-Za-z.-]{1,64})?(?:\+[0-9A-Za-z.-]{1,64})?$/;
+const PACKAGE_NAME = new RegExp(publicSchemas.NPM_PACKAGE_NAME);
+const VERSION = new RegExp(`^${publicSchemas.NPM_VERSION}$`);
 
 export type NameCheck = 'ok' | 'malformed' | 'not_served';
 
 export function checkPackageName(name: string, allowlist: ReadonlySet<string>): NameCheck {
-  if (name.length > 214 || !PACKAGE_NAME.test(name)) return 'malformed';
+  if (name.length > publicSchemas.NPM_NAME_MAX_LENGTH || !PACKAGE_NAME.test(name)) return 'malformed';
   return allowlist.has(name) ? 'ok' : 'not_served';
 }
 
-/** The version in a tarball file name `<unscoped name>-<version>.tgz`, or undefined for any other shape. */
-export function versionOfTarball(name: string, file: string): string | undefined {
+export type TarballCheck = { readonly version: string } | 'other_package' | 'malformed';
+
+/** The version in a tarball file name `<unscoped name>-<version>.tgz`; a file of another package is not this one's. */
+export function versionOfTarball(name: string, file: string): TarballCheck {
   const prefix = `${unscoped(name)}-`;
-  if (!file.startsWith(prefix) || !file.endsWith('.tgz')) return undefined;
-  const version = file.slice(prefix.length, -'.tgz'.length);
-  return VERSION.test(version) ? version : undefined;
+  if (!file.startsWith(prefix)) return 'other_package';
+  const version = file.endsWith('.tgz') ? file.slice(prefix.length, -'.tgz'.length) : '';
+  return VERSION.test(version) ? { version } : 'malformed';
 }
 
 /** The registry's path segment for a name: a scope's slash is encoded, as npm clients send it. */

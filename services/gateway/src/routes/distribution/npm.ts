@@ -3,13 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { publicRoutes } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
 import { bytesOf, started } from '../../streams';
-import { errorResponses } from '../../contract';
 import { packageParams, packumentResponse, tarballParams, tarballResponse, upstreamErrors } from './schemas';
 
 const open = { public: true } as const;
 const { ROUTES, routerPath } = publicRoutes;
-/** A name or tarball file npm could not have published. */
-const malformed = errorResponses(400);
 /** Where the packages live under this host: the packument route without its parameter. */
 const REGISTRY_BASE = ROUTES.npmPackument.replace('/{package_name}', '');
 
@@ -24,7 +21,7 @@ export async function npmRoutes(app: FastifyInstance, deps: GatewayDependencies)
     routerPath(ROUTES.npmPackument),
     {
       config: open,
-      schema: { params: packageParams, response: { 200: packumentResponse, ...malformed, ...upstreamErrors } },
+      schema: { params: packageParams, response: { 200: packumentResponse, ...upstreamErrors } },
     },
     async (request, reply) => {
       const { packumentJson } = await distribution.getNpmPackument({
@@ -39,7 +36,7 @@ export async function npmRoutes(app: FastifyInstance, deps: GatewayDependencies)
     routerPath(ROUTES.npmTarball),
     {
       config: open,
-      schema: { params: tarballParams, response: { 200: tarballResponse, ...malformed, ...upstreamErrors } },
+      schema: { params: tarballParams, response: { 200: tarballResponse, ...upstreamErrors } },
     },
     async (request, reply) => {
       const { package_name: name, file } = request.params;

@@ -1,3 +1,4 @@
+import { publicSchemas } from '@rde/proto';
 import { errorResponses, pathParam } from '../../contract';
 
 /** Errors of routes that fetch from an upstream (the release store, the package registry). */
@@ -52,17 +53,20 @@ export const latestSchema = {
   required: [...release.required, 'min_cli_version'],
 } as const;
 
+/** npm's name rule (within the router's bound on a path parameter); a scoped name arrives with its slash encoded. */
+const packageName = pathParam({ pattern: publicSchemas.NPM_PACKAGE_NAME, examples: ['left-pad'] });
+
 export const packageParams = {
   type: 'object',
-  properties: { package_name: pathParam({ examples: ['left-pad'] }) },
+  properties: { package_name: packageName },
   required: ['package_name'],
 } as const;
 
 export const tarballParams = {
   type: 'object',
   properties: {
-    package_name: pathParam({ examples: ['left-pad'] }),
-    file: pathParam({ examples: ['left-pad-1.3.0.tgz'] }),
+    package_name: packageName,
+    file: pathParam({ pattern: publicSchemas.NPM_TARBALL_FILE, examples: ['left-pad-1.3.0.tgz'] }),
   },
   required: ['package_name', 'file'],
 } as const;
