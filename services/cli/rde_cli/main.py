@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import os
 import sys
 
 from rde_cli import __version__, account, credentials, runs, tools, update
@@ -35,6 +36,10 @@ def main(argv):
         return failure.exit_code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader stopped (`rde tools | head`): not an error; keep the exit flush quiet too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 def show_error(options, failure, body):

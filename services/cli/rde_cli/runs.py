@@ -10,6 +10,7 @@ from rde_cli.errors import EXIT_SERVER, EXIT_USAGE, CliError
 from rde_cli.output import emit, note, progress, progress_done
 
 FINISHED = ("completed", "cancelled", "failed")
+ROWS_PAGE = 1000  # the rows route's largest page
 
 
 def register(commands):
@@ -65,7 +66,7 @@ def follow(options, api, run_id, answer):
     progress_done()
     target = options.output or run_id + ".csv"
     if meta.get("dataset_id"):
-        write_file(target, dataset_csv(api, meta["dataset_id"]))
+        write_rows_csv(api, meta["dataset_id"], target)
         note("rows written to " + target)
     emit(options, meta)
     return 0 if meta.get("status") == "completed" else EXIT_SERVER
@@ -94,6 +95,30 @@ def run_datasets(options, api):
 def dataset_csv(api, dataset_id):
     raw = api.download("/api/v2/datasets/%s/csv" % urllib.parse.quote(dataset_id, safe=""), authenticated=True)
     return raw.decode("utf-8")
+
+
+def write_rows_csv(api, dataset_id, path):
+    """Every row of the dataset, each column that any row has (first seen first), nested values as JSON."""
+    rows, offset = [], 0
+    while True:
+        page = api.get(
+            "/api/v2/datasets/%s/rows" % urllib.parse.quote(dataset_id, safe=""),
+            query={"offset": offset, "limit": ROWS_PAGE},
+        )
+        rows.extend(page.get("rows", []))
+        offset += ROWS_PAGE
+        if offset >= page.get("total", 0):
+            break
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({key: cell(value) for key, value in row.items()})
+
+
+def cell(value):
+    return json.dumps(value, sort_keys=True) if isinstance(value, (dict, list, bool)) else value
 
 
 def write_file(path, text):

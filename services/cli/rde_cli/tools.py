@@ -29,7 +29,8 @@ def register(commands):
 
 def run_tools(options, api):
     answer = api.get("/tools", query={"filter": options.filter})
-    rows = [tool_row(tool) for tool in answer.get("tools", [])]
+    # `tools` lists the names; `results` holds each tool with its methods.
+    rows = [tool_row(tool) for tool in answer.get("results", [])]
     emit(options, answer, ["tool", "kind", "methods", "description"], rows)
     return 0
 
