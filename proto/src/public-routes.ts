@@ -15,6 +15,17 @@ export const ROUTES = {
   dataset: '/api/v2/datasets/{ds_id}',
   datasetRows: '/api/v2/datasets/{ds_id}/rows',
   balance: '/billing/balance',
+  cliReleases: '/api/v2/cli/releases',
+  cliVersion: '/cli/version',
+  cliInstall: '/cli/install',
+  cliInstallV2: '/api/v2/cli/install',
+  cliArtifact: '/cli/{cli_artifact}.pyz',
+  cliReleaseArtifact: '/cli/v{version}/{cli_artifact}.pyz',
+  npmPackument: '/api/v2/npm/{package_name}',
+  npmTarball: '/api/v2/npm/{package_name}/-/{file}',
+  recipes: '/api/v2/recipes',
+  onetReference: '/api/v2/reference/onet/{name}',
+  brand: '/brand/{name}',
 } as const;
 
 /** A route in the gateway router's syntax: `{name}` becomes `:name`. */

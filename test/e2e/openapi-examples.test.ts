@@ -46,6 +46,8 @@ const CANNOT_SUCCEED: Record<string, string> = {
   'POST /api/v2/mcp/oauth/authorize': "needs the browser session's cookie",
   'POST /api/v2/mcp/oauth/token': 'needs an authorization code from the consent',
   'POST /api/v2/mcp/oauth/revoke': 'takes a form-encoded body, which the document gives no JSON example for',
+  'GET /api/v2/npm/{package_name}': 'serves only the packages RDE_NPM_PACKAGES lists, none by default (404)',
+  'GET /api/v2/npm/{package_name}/-/{file}': 'the same: no package is served by default',
 };
 
 /** Operations that end a fixture, run after every other. */

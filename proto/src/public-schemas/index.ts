@@ -4,6 +4,7 @@ export * from './billing';
 export * from './common';
 export * from './enrich';
 export * from './issues';
+export * from './npm';
 export * from './qualify';
 export * from './refusals';
 export * from './search';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { env, loadConfig } from '@rde/platform';
 import type { ProviderDeclaration } from './providers/declaration';
+import { DISTRIBUTION_VARIABLES } from './distribution-config';
 
 /** The catalog's own variables, beside each vendor's. */
 const CATALOG_VARIABLES = {
@@ -28,7 +29,7 @@ function vendorVariables(providers: readonly ProviderDeclaration[]) {
 
 /** Every variable the catalog reads (its module declares them: decision 0058). */
 export function catalogVariables(providers: readonly ProviderDeclaration[]) {
-  return { ...CATALOG_VARIABLES, ...vendorVariables(providers) };
+  return { ...CATALOG_VARIABLES, ...DISTRIBUTION_VARIABLES, ...vendorVariables(providers) };
 }
 
 /**

@@ -1,12 +1,14 @@
 import { CreditHolds, grpcModule, OutboxRelay, PaidRunKit } from '@rde/platform';
-import { catalog, protoFileOf } from '@rde/proto';
+import { catalog, distribution, protoFileOf } from '@rde/proto';
 import { ToolCalls } from './app/tool-call';
 import { ProviderInvocations } from './app/invoke-provider';
+import { openDistribution } from './app/distribution';
 import { createCatalogClients } from './clients';
 import { catalogConfig, catalogVariables } from './config';
 import { Catalog } from './domain/catalog';
 import { ParameterResolver } from './domain/parameters';
 import { catalogHandlers } from './grpc/handlers';
+import { distributionHandlers } from './grpc/distribution-handlers';
 import { CatalogViews } from './grpc/views';
 import { MeteredProviders } from './providers/metered';
 import { RestJsonProviders } from './providers/rest-json';
@@ -77,6 +79,12 @@ export const catalogModule = grpcModule({
             invocations,
           }),
           protoFile: protoFileOf('catalog'),
+        },
+        {
+          fullName: 'rde.catalog.v1.DistributionService',
+          definition: distribution.DistributionServiceService,
+          handlers: distributionHandlers(await openDistribution(ctx.env)),
+          protoFile: 'rde/catalog/v1/distribution.proto',
         },
       ],
       healthy: async () => (await Promise.all([store.ping(), bus.ping(), keyValue.ping()]), true),

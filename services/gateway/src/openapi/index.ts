@@ -3,6 +3,7 @@ import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import type { OperationGroup } from './operation-docs';
 import { integrations, signIn, webhooks } from './groups/access';
 import { billing } from './groups/billing';
+import { distribution } from './groups/distribution';
 import { mcp } from './groups/mcp';
 import { sessions } from './groups/sessions';
 import { tools } from './groups/tools';
@@ -27,6 +28,7 @@ export const OPERATION_GROUPS: readonly OperationGroup[] = [
   signIn,
   integrations,
   mcp,
+  distribution,
   meta,
 ];
 

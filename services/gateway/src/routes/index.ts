@@ -3,6 +3,7 @@ import type { GatewayDependencies } from '../dependencies';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
 import { datasetRoutes } from './datasets';
+import { distributionRoutes } from './distribution';
 import { enrichRoutes } from './enrich';
 import { enrichRunRoutes } from './enrich-runs';
 import { feedbackRoutes } from './feedback';
@@ -39,4 +40,5 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   mcpOAuthRoutes,
   sessionRoutes,
   qualifyRoutes,
+  distributionRoutes,
 ];

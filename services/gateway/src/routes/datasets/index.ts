@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { publicJson, publicRoutes, type dataset } from '@rde/proto';
+import { publicJson, publicRoutes } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
+import { bytesOf, started } from '../../streams';
 import {
   appendBody,
   CREATE_BODY_LIMIT_BYTES,
@@ -143,24 +144,4 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
 
 function parseJson(bytes: Uint8Array): unknown {
   return JSON.parse(Buffer.from(bytes).toString('utf8'));
-}
-
-/**
- * Waits for the stream's first message, so a failure before any CSV (an unknown dataset's 404)
- * is answered as a JSON error instead of a broken download.
- */
-async function started<T>(items: AsyncIterable<T>): Promise<AsyncIterable<T>> {
-  const iterator = items[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  return (async function* () {
-    try {
-      for (let next = first; !next.done; next = await iterator.next()) yield next.value;
-    } finally {
-      await iterator.return?.(); // the client went away: cancel the gRPC stream too
-    }
-  })();
-}
-
-async function* bytesOf(chunks: AsyncIterable<dataset.ExportCsvResponse>): AsyncIterable<Buffer> {
-  for await (const { chunk } of chunks) yield Buffer.from(chunk);
 }

@@ -1,0 +1,2 @@
+export { buildClientArchive, CLIENT_SOURCE_DIR, type ClientArchive } from './archive';
+export { RELEASE_RECORD } from './record';
