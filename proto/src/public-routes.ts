@@ -15,6 +15,13 @@ export const ROUTES = {
   dataset: '/api/v2/datasets/{ds_id}',
   datasetRows: '/api/v2/datasets/{ds_id}/rows',
   balance: '/billing/balance',
+  workflows: '/api/v2/workflows',
+  workflowLint: '/api/v2/workflows/lint',
+  workflowApply: '/api/v2/workflows/apply',
+  workflowSchema: '/api/v2/workflows/schema',
+  workflow: '/api/v2/workflows/{workflow_id}',
+  workflowEnable: '/api/v2/workflows/{workflow_id}/enable',
+  workflowDisable: '/api/v2/workflows/{workflow_id}/disable',
 } as const;
 
 /** A route in the gateway router's syntax: `{name}` becomes `:name`. */

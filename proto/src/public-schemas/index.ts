@@ -8,3 +8,4 @@ export * from './qualify';
 export * from './refusals';
 export * from './search';
 export * from './tools';
+export * from './workflows';

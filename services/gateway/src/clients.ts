@@ -12,6 +12,7 @@ import {
   mcpOAuth,
   signin,
   waterfall,
+  workflow,
 } from '@rde/proto';
 
 /**
@@ -31,6 +32,7 @@ export interface Clients {
   readonly waterfall: ServiceClient<typeof waterfall.WaterfallServiceService>['rpc'];
   readonly mcp: ServiceClient<typeof mcp.McpServiceService>['rpc'];
   readonly mcpOAuth: ServiceClient<typeof mcpOAuth.AuthorizationServiceService>['rpc'];
+  readonly workflow: ServiceClient<typeof workflow.WorkflowServiceService>['rpc'];
   close(): void;
 }
 
@@ -50,6 +52,7 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
     waterfall: connect('waterfall', waterfall.WaterfallServiceService),
     mcp: connect('mcp', mcp.McpServiceService),
     mcpOAuth: connect('mcp', mcpOAuth.AuthorizationServiceService),
+    workflow: connect('workflow', workflow.WorkflowServiceService),
     close,
   };
 }

@@ -8,6 +8,7 @@ import { sessions } from './groups/sessions';
 import { tools } from './groups/tools';
 import { enrichment, qualify, runs, search } from './groups/waterfalls';
 import { datasets, feedback, keys, meta } from './groups/workspace';
+import { workflows } from './groups/workflows';
 
 export { registerOperationDocs } from './operation-docs';
 
@@ -23,6 +24,7 @@ export const OPERATION_GROUPS: readonly OperationGroup[] = [
   sessions,
   feedback,
   datasets,
+  workflows,
   webhooks,
   signIn,
   integrations,

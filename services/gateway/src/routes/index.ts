@@ -18,6 +18,7 @@ import { searchRoutes } from './search';
 import { sessionRoutes } from './sessions';
 import { toolsRoutes } from './tools';
 import { webhookRoutes } from './webhooks';
+import { workflowRoutes } from './workflows';
 
 /** Route modules, grouped as the spec groups them; each declares its schemas beside its handlers. */
 export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) => Promise<void>)[] = [
@@ -39,4 +40,5 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   mcpOAuthRoutes,
   sessionRoutes,
   qualifyRoutes,
+  workflowRoutes,
 ];
