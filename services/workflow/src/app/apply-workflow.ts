@@ -38,8 +38,7 @@ export class ApplyWorkflow {
     if (!('definition' in linted)) throw new LintRefusal(linted.problems);
     const { definition } = linted;
     const hash = definitionHash(definition);
-    const candidate = this.newHead(caller.workspaceId, definition);
-    let head: WorkflowSummary | null = await this.workflows.claimName(candidate);
+    let head: WorkflowSummary | null = await this.workflows.claimName(this.newHead(caller.workspaceId, definition));
     for (let attempt = 0; attempt < ATTEMPTS && head; attempt += 1) {
       if (head.latestHash === hash) return this.answer(head, head.latestVersion, false, false);
       const version = {
@@ -53,7 +52,8 @@ export class ApplyWorkflow {
         (await this.workflows.insertVersion(version)) &&
         (await this.workflows.advance(head.id, head.latestVersion, version))
       ) {
-        return this.answer(head, version.version, true, head.id === candidate.id && version.version === 1);
+        // Whoever stores version 1 created the workflow, whichever request claimed its name.
+        return this.answer(head, version.version, true, version.version === 1);
       }
       await this.rollForward(head);
       head = await this.workflows.head(head.id);
