@@ -4,6 +4,7 @@ import type { Credits } from './gen/rde/common/v1/common';
 import type { Meta, Method, Tool } from './gen/rde/catalog/v1/catalog';
 import type { Dataset } from './gen/rde/dataset/v1/dataset';
 import type { EnrichMeta, QualifyResponse, SearchMeta } from './gen/rde/waterfall/v1/waterfall';
+import type { LintWorkflowResponse, Workflow } from './gen/rde/workflow/v1/workflow';
 
 /** Public JSON shows credits as numbers; the wire carries integer millicredits. Absent stays absent. */
 export function credits(amount: Credits | undefined): number | undefined {
@@ -149,5 +150,43 @@ export function datasetRecord(record: Dataset) {
     source: record.source || null,
     run_id: record.runId || null,
     enrich_status: record.enrichStatus,
+  };
+}
+
+/** A workflow as listed (decision 0072): its name, state and newest version, without a definition. */
+export function workflowSummary(workflow: Workflow) {
+  return {
+    id: workflow.id,
+    name: workflow.name,
+    description: workflow.description || null,
+    status: workflow.enabled ? 'enabled' : 'disabled',
+    trigger: { type: workflow.triggerType },
+    latest_version: workflow.latestVersion,
+    created_at: new Date(workflow.createdAtMs).toISOString(),
+    updated_at: new Date(workflow.updatedAtMs).toISOString(),
+  };
+}
+
+/** A workflow at one version, with that version's definition as applied. */
+export function workflowRecord(workflow: Workflow) {
+  return {
+    ...workflowSummary(workflow),
+    version: workflow.version,
+    version_created_at: new Date(workflow.versionCreatedAtMs).toISOString(),
+    definition: JSON.parse(Buffer.from(workflow.definitionJson).toString('utf8')) as Record<string, unknown>,
+  };
+}
+
+/** POST /api/v2/workflows/lint: every problem with its place in the document (decision 0073). */
+export function lintResult(linted: LintWorkflowResponse) {
+  return {
+    valid: linted.valid,
+    problems: linted.problems.map((problem) => ({
+      path: problem.path,
+      code: problem.code,
+      message: problem.message,
+      ...(problem.detailsJson.length > 0 &&
+        (JSON.parse(Buffer.from(problem.detailsJson).toString('utf8')) as Record<string, unknown>)),
+    })),
   };
 }

@@ -26,6 +26,13 @@ export const ROUTES = {
   recipes: '/api/v2/recipes',
   onetReference: '/api/v2/reference/onet/{name}',
   brand: '/brand/{name}',
+  workflows: '/api/v2/workflows',
+  workflowLint: '/api/v2/workflows/lint',
+  workflowApply: '/api/v2/workflows/apply',
+  workflowSchema: '/api/v2/workflows/schema',
+  workflow: '/api/v2/workflows/{workflow_id}',
+  workflowEnable: '/api/v2/workflows/{workflow_id}/enable',
+  workflowDisable: '/api/v2/workflows/{workflow_id}/disable',
 } as const;
 
 /** A route in the gateway router's syntax: `{name}` becomes `:name`. */

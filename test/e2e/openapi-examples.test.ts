@@ -108,6 +108,16 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
       await api(rde, 'POST', '/enrich/run', { body: { input: dataset.id, steps: ['email_enrichment'], detach: true } }),
       'run',
     );
+    const workflow = ok(
+      await api(rde, 'POST', '/api/v2/workflows/apply', {
+        body: {
+          name: 'examples-fixture',
+          trigger: { type: 'manual' },
+          steps: [{ id: 'find', uses: 'search.people_search', with: { titles: ['CTO'] } }],
+        },
+      }),
+      'workflow',
+    );
     await untilSettled(rde, rde.ownerKey);
     const byName: Record<string, string> = {
       ds_id: dataset.id,
@@ -118,6 +128,7 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
       claim_id: claim.claim_id,
       client_id: client.client_id,
       run_id: run._meta.run_id,
+      workflow_id: workflow.id,
     };
     return { byName, logoutKey: logoutKey.key as string };
   }

@@ -148,6 +148,7 @@ describe(`MCP server (${mode})`, () => {
     test('lists the tools', async () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual([
+        'apply_workflow',
         'call_tool_method',
         'describe_tool_method',
         'email_enrichment',
@@ -156,8 +157,10 @@ describe(`MCP server (${mode})`, () => {
         'get_dataset_rows',
         'get_enrich_job',
         'linkedin_profile',
+        'lint_workflow',
         'list_datasets',
         'list_tools',
+        'list_workflows',
         'personal_email',
         'phone_enrichment',
         'qualify_candidates',

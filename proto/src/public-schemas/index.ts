@@ -9,3 +9,4 @@ export * from './qualify';
 export * from './refusals';
 export * from './search';
 export * from './tools';
+export * from './workflows';

@@ -13,6 +13,7 @@ import {
   mcpOAuth,
   signin,
   waterfall,
+  workflow,
 } from '@rde/proto';
 
 /**
@@ -33,6 +34,7 @@ export interface Clients {
   readonly waterfall: ServiceClient<typeof waterfall.WaterfallServiceService>['rpc'];
   readonly mcp: ServiceClient<typeof mcp.McpServiceService>['rpc'];
   readonly mcpOAuth: ServiceClient<typeof mcpOAuth.AuthorizationServiceService>['rpc'];
+  readonly workflow: ServiceClient<typeof workflow.WorkflowServiceService>['rpc'];
   close(): void;
 }
 
@@ -53,6 +55,7 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
     waterfall: connect('waterfall', waterfall.WaterfallServiceService),
     mcp: connect('mcp', mcp.McpServiceService),
     mcpOAuth: connect('mcp', mcpOAuth.AuthorizationServiceService),
+    workflow: connect('workflow', workflow.WorkflowServiceService),
     close,
   };
 }

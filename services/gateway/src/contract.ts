@@ -20,6 +20,24 @@ export const pageOffset = { type: 'integer', minimum: 0, maximum: INT32_MAX, def
 /** The request schemas' building blocks, shared with the mcp service's tools (decision 0037). */
 export const { PATH_PARAM_MAX_LENGTH, jsonObject, sessionId, pathParam } = publicSchemas;
 
+/** One item of a 422's `detail` list (the spec's standard validation error). */
+export const validationIssue = {
+  type: 'object',
+  properties: {
+    loc: { type: 'array', items: { type: ['string', 'integer'] } },
+    msg: { type: 'string' },
+    type: { type: 'string' },
+  },
+  required: ['loc', 'msg', 'type'],
+} as const;
+
+/** A delete's answer: `{ok: true, deleted: <id>}`. */
+export const deletedBody = {
+  type: 'object',
+  properties: { ok: { type: 'boolean', const: true }, deleted: { type: 'string' } },
+  required: ['ok', 'deleted'],
+} as const;
+
 /** The spec's error body: `detail` is a message, the validation list, or a structured reason. */
 export const errorBody = {
   type: 'object',
@@ -29,18 +47,7 @@ export const errorBody = {
       anyOf: [
         { type: 'string' },
         { type: 'object', additionalProperties: true },
-        {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              loc: { type: 'array', items: { type: ['string', 'integer'] } },
-              msg: { type: 'string' },
-              type: { type: 'string' },
-            },
-            required: ['loc', 'msg', 'type'],
-          },
-        },
+        { type: 'array', items: validationIssue },
       ],
     },
     error: { type: 'string', description: 'a machine-readable code, where the spec names one' },

@@ -8,13 +8,13 @@ import { mcpHandlers } from './grpc/handlers';
 import { oauthHandlers } from './grpc/oauth-handlers';
 
 /**
- * The MCP server: tools mapped onto the catalog's, waterfall's, billing's and dataset's RPCs
+ * The MCP server: tools mapped onto the catalog's, waterfall's, billing's, dataset's and workflow's RPCs
  * (decision 0028), and its OAuth 2.0 authorization server (decision 0029).
  */
 export const mcpModule = grpcModule({
   name: 'mcp',
   defaultPort: 7107,
-  dependencies: ['auth', 'catalog', 'billing', 'dataset', 'waterfall'],
+  dependencies: ['auth', 'catalog', 'billing', 'dataset', 'waterfall', 'workflow'],
   config: MCP_VARIABLES,
   async build(ctx) {
     const config = mcpConfig(ctx.env);

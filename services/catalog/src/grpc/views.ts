@@ -65,6 +65,7 @@ export class CatalogViews {
 /** A method's contract: the vendor endpoint, its inputs, its cost and its JSON body schema. */
 function methodView(method: MethodDeclaration, centsPerCredit: number): catalog.Method {
   const { unit, millicredits, note } = method.cost;
+  const parameters = Buffer.from(JSON.stringify(payloadSchemaOf(method)));
   return {
     name: method.name,
     description: method.description,
@@ -84,7 +85,8 @@ function methodView(method: MethodDeclaration, centsPerCredit: number): catalog.
       amount: { millicredits },
     },
     // Only a method that sends the vendor one JSON body has a payload schema.
-    payloadSchemaJson: method.http === 'POST' ? Buffer.from(JSON.stringify(payloadSchemaOf(method))) : Buffer.alloc(0),
+    payloadSchemaJson: method.http === 'POST' ? parameters : Buffer.alloc(0),
+    parametersSchemaJson: parameters,
     access: method.access ?? '',
     acceptsVendorOptions: method.acceptsVendorOptions === true,
     capabilitiesJson: Buffer.from(JSON.stringify({ ...method.capabilities, ...(method.job && { job: method.job }) })),

@@ -9,6 +9,7 @@ import { sessions } from './groups/sessions';
 import { tools } from './groups/tools';
 import { enrichment, qualify, runs, search } from './groups/waterfalls';
 import { datasets, feedback, keys, meta } from './groups/workspace';
+import { workflows } from './groups/workflows';
 
 export { registerOperationDocs } from './operation-docs';
 
@@ -24,6 +25,7 @@ export const OPERATION_GROUPS: readonly OperationGroup[] = [
   sessions,
   feedback,
   datasets,
+  workflows,
   webhooks,
   signIn,
   integrations,

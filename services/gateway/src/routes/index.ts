@@ -19,6 +19,7 @@ import { searchRoutes } from './search';
 import { sessionRoutes } from './sessions';
 import { toolsRoutes } from './tools';
 import { webhookRoutes } from './webhooks';
+import { workflowRoutes } from './workflows';
 
 /** Route modules, grouped as the spec groups them; each declares its schemas beside its handlers. */
 export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) => Promise<void>)[] = [
@@ -41,4 +42,5 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   sessionRoutes,
   qualifyRoutes,
   distributionRoutes,
+  workflowRoutes,
 ];

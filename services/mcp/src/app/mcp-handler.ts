@@ -38,7 +38,7 @@ const LISTED: ListToolsResult = {
     title: tool.title,
     description: tool.description,
     inputSchema: tool.inputSchema as Tool['inputSchema'],
-    annotations: { readOnlyHint: !tool.spends, openWorldHint: tool.spends },
+    annotations: { readOnlyHint: !(tool.spends || tool.writes), openWorldHint: tool.spends },
   })),
 };
 

@@ -1,5 +1,5 @@
 import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
-import { auth, billing, catalog, dataset, waterfall } from '@rde/proto';
+import { auth, billing, catalog, dataset, waterfall, workflow } from '@rde/proto';
 
 /** The services the MCP tools call (SearchPeople is never retried: it spends): the same RPCs the REST routes call, so charging is identical. */
 export interface ToolClients {
@@ -7,6 +7,7 @@ export interface ToolClients {
   readonly billing: ServiceClient<typeof billing.BillingServiceService>['rpc'];
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
   readonly waterfall: ServiceClient<typeof waterfall.WaterfallServiceService>['rpc'];
+  readonly workflow: ServiceClient<typeof workflow.WorkflowServiceService>['rpc'];
   close(): void;
 }
 
@@ -16,12 +17,14 @@ export function createToolClients(addresses: AddressBook, deadlineMs: number): T
     billing: createClient(billing.BillingServiceService, { address: addresses.get('billing'), deadlineMs }),
     dataset: createClient(dataset.DatasetServiceService, { address: addresses.get('dataset'), deadlineMs }),
     waterfall: createClient(waterfall.WaterfallServiceService, { address: addresses.get('waterfall'), deadlineMs }),
+    workflow: createClient(workflow.WorkflowServiceService, { address: addresses.get('workflow'), deadlineMs }),
   };
   return {
     catalog: clients.catalog.rpc,
     billing: clients.billing.rpc,
     dataset: clients.dataset.rpc,
     waterfall: clients.waterfall.rpc,
+    workflow: clients.workflow.rpc,
     close: () => Object.values(clients).forEach((client) => client.close()),
   };
 }

@@ -14,7 +14,7 @@ import { ReflectionService } from '@grpc/reflection';
 import { loadSync } from '@grpc/proto-loader';
 import { protoRoot } from '@rde/proto';
 import type { Logger } from '../logger';
-import { RdeError } from '../errors';
+import { errors, RdeError } from '../errors';
 import { grpcServerDuration } from '../metrics';
 import { readCaller, type Caller } from './metadata';
 import { registerLocalService, unregisterLocalServices } from './in-process';
@@ -29,6 +29,12 @@ export interface CallContext {
   /** Present on calls that came through the gateway (or another service acting for a caller). */
   readonly caller?: Caller;
   readonly metadata: Metadata;
+}
+
+/** The caller of a call that must act for a workspace: one that acts for nobody is refused (401). */
+export function workspaceCallerOf(context: CallContext): Caller {
+  if (!context.caller?.workspaceId) throw errors.unauthenticated();
+  return context.caller;
 }
 
 /**

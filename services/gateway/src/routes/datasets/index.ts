@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { publicJson, publicRoutes } from '@rde/proto';
-import { errorResponses } from '../../contract';
+import { deletedBody, errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import { bytesOf, started } from '../../streams';
 import {
@@ -12,7 +12,6 @@ import {
   csvResponse,
   datasetParams,
   datasetSchema,
-  deletedSchema,
   listQuery,
   listSchema,
   rowsQuery,
@@ -106,7 +105,7 @@ export async function datasetRoutes(app: FastifyInstance, deps: GatewayDependenc
 
   app.delete<{ Params: DatasetParams }>(
     routerPath(ROUTES.dataset),
-    { schema: { params: datasetParams, response: { 200: deletedSchema } } },
+    { schema: { params: datasetParams, response: { 200: deletedBody } } },
     async (request) => {
       const deleted = await datasets.deleteDataset({ datasetId: request.params.ds_id }, { caller: request.caller });
       return { ok: true, deleted: deleted.datasetId };

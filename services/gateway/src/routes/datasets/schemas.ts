@@ -100,12 +100,6 @@ export const rowsSchema = {
   required: ['rows', 'offset', 'limit', 'total'],
 } as const;
 
-export const deletedSchema = {
-  type: 'object',
-  properties: { ok: { type: 'boolean', const: true }, deleted: { type: 'string' } },
-  required: ['ok', 'deleted'],
-} as const;
-
 export const csvResponse = {
   description: 'the header line (the columns), then one line per row; nested values are JSON in their cell',
   content: { 'text/csv': { schema: { type: 'string' } } },

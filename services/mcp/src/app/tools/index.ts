@@ -5,6 +5,7 @@ import { ENRICH_TOOLS } from './enrich';
 import { QUALIFY_TOOLS } from './qualify';
 import { SEARCH_TOOLS } from './search';
 import type { McpTool } from './tool';
+import { WORKFLOW_TOOLS } from './workflows';
 
 export type { McpTool } from './tool';
 
@@ -19,4 +20,5 @@ export const MCP_TOOLS: readonly McpTool[] = [
   ...QUALIFY_TOOLS,
   ...DATASET_TOOLS,
   ...BILLING_TOOLS,
+  ...WORKFLOW_TOOLS,
 ];

@@ -11,6 +11,8 @@ export interface McpTool {
   readonly inputSchema: Record<string, unknown>;
   /** true when the tool may spend credits (MCP's `readOnlyHint: false`). */
   readonly spends: boolean;
+  /** true when the tool changes stored state without spending (applying a workflow): not read-only either. */
+  readonly writes?: boolean;
   /** The spec's own refusal for some schema failures (qualify's `bad_candidates`), ahead of the 422 list. */
   readonly refuse?: (issues: readonly publicSchemas.SchemaIssue[]) => publicSchemas.Refusal | undefined;
   run(clients: ToolClients, caller: Caller, args: Record<string, unknown>): Promise<Record<string, unknown>>;
