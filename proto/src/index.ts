@@ -3,6 +3,7 @@ export * as common from './gen/rde/common/v1/common';
 export * as auth from './gen/rde/auth/v1/auth';
 export * as billing from './gen/rde/billing/v1/billing';
 export * as catalog from './gen/rde/catalog/v1/catalog';
+export * as catalogSkills from './gen/rde/catalog/v1/skills';
 export * as waterfall from './gen/rde/waterfall/v1/waterfall';
 export * as dataset from './gen/rde/dataset/v1/dataset';
 export * as workflow from './gen/rde/workflow/v1/workflow';

@@ -1,18 +1,22 @@
 import { grpcModule, OutboxRelay } from '@rde/platform';
-import { catalog, protoFileOf } from '@rde/proto';
+import { catalog, catalogSkills, protoFileOf } from '@rde/proto';
 import { ToolCalls } from './app/tool-call';
 import { ProviderInvocations } from './app/invoke-provider';
+import { PublicSkillCatalog } from './app/skills/public-catalog';
 import { createCatalogClients } from './clients';
 import { catalogConfig } from './config';
 import { Catalog } from './domain/catalog';
 import { ParameterResolver } from './domain/parameters';
 import { catalogHandlers } from './grpc/handlers';
+import { skillHandlers } from './grpc/skill-handlers';
 import { CatalogViews } from './grpc/views';
 import { MeteredProviders } from './providers/metered';
 import { RestJsonProviders } from './providers/rest-json';
 import { PROVIDERS } from './providers';
 import { WATERFALLS } from './providers/waterfalls';
+import { PublicSkillPackagesRepository } from './store/public-skill-packages';
 import { RunRepository } from './store/runs';
+import { WorkspaceSkillsRepository } from './store/workspace-skills';
 
 export const catalogModule = grpcModule({
   name: 'catalog',
@@ -26,6 +30,10 @@ export const catalogModule = grpcModule({
     const store = await ctx.backends.documentStore('rde_catalog');
     const bus = await ctx.backends.bus('catalog');
     const runs = await RunRepository.open(store, clock);
+    const workspaceSkills = await WorkspaceSkillsRepository.open(store);
+    const publicSkills = await PublicSkillCatalog.build(
+      await PublicSkillPackagesRepository.load(config.RDE_CATALOG_SKILLS_DIR),
+    );
     const relay = new OutboxRelay({
       collections: [runs.collection],
       bus,
@@ -73,6 +81,12 @@ export const catalogModule = grpcModule({
             invocations,
           }),
           protoFile: protoFileOf('catalog'),
+        },
+        {
+          fullName: 'rde.catalog.v1.SkillService',
+          definition: catalogSkills.SkillServiceService,
+          handlers: skillHandlers(publicSkills, { skills: workspaceSkills, clock }),
+          protoFile: 'rde/catalog/v1/skills.proto',
         },
       ],
       healthy: async () => (await Promise.all([store.ping(), bus.ping(), keyValue.ping()]), true),

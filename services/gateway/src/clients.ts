@@ -7,6 +7,7 @@ import {
   billingSessions,
   billingSubscriptions,
   catalog,
+  catalogSkills,
   dataset,
   mcp,
   mcpOAuth,
@@ -27,6 +28,7 @@ export interface Clients {
   readonly overview: ServiceClient<typeof billingOverview.OverviewServiceService>['rpc'];
   readonly subscriptions: ServiceClient<typeof billingSubscriptions.SubscriptionServiceService>['rpc'];
   readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
+  readonly skills: ServiceClient<typeof catalogSkills.SkillServiceService>['rpc'];
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
   readonly waterfall: ServiceClient<typeof waterfall.WaterfallServiceService>['rpc'];
   readonly mcp: ServiceClient<typeof mcp.McpServiceService>['rpc'];
@@ -45,6 +47,7 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
     overview: connect('billing', billingOverview.OverviewServiceService),
     subscriptions: connect('billing', billingSubscriptions.SubscriptionServiceService),
     catalog: connect('catalog', catalog.CatalogServiceService),
+    skills: connect('catalog', catalogSkills.SkillServiceService),
     dataset: connect('dataset', dataset.DatasetServiceService),
     // SearchPeople holds and spends credits: its contract does not mark it idempotent, so it is never retried.
     waterfall: connect('waterfall', waterfall.WaterfallServiceService),

@@ -5,6 +5,7 @@ import { integrations, signIn, webhooks } from './groups/access';
 import { billing } from './groups/billing';
 import { mcp } from './groups/mcp';
 import { sessions } from './groups/sessions';
+import { skills } from './groups/skills';
 import { tools } from './groups/tools';
 import { enrichment, qualify, runs, search } from './groups/waterfalls';
 import { datasets, feedback, keys, meta } from './groups/workspace';
@@ -24,6 +25,7 @@ export const OPERATION_GROUPS: readonly OperationGroup[] = [
   feedback,
   datasets,
   webhooks,
+  skills,
   signIn,
   integrations,
   mcp,

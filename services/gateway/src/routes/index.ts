@@ -16,6 +16,7 @@ import { metaRoutes } from './meta';
 import { qualifyRoutes } from './qualify';
 import { searchRoutes } from './search';
 import { sessionRoutes } from './sessions';
+import { skillRoutes } from './skills';
 import { toolsRoutes } from './tools';
 import { webhookRoutes } from './webhooks';
 
@@ -39,4 +40,5 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   mcpOAuthRoutes,
   sessionRoutes,
   qualifyRoutes,
+  skillRoutes,
 ];
