@@ -20,6 +20,7 @@ export * as signin from './gen/rde/auth/v1/signin';
 export * as waterfallEvents from './gen/rde/waterfall/v1/events';
 export * as topics from './topics';
 export * as publicJson from './public-json';
+export * as skillsJson from './skills-json';
 export * as publicSchemas from './public-schemas';
 export { GRANT_CREDITS_MAX } from './grant-limits';
 export * as publicRoutes from './public-routes';

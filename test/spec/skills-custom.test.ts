@@ -1,5 +1,6 @@
 import { api } from '../e2e/api';
 import { mode, startRde, type RunningRde } from '../e2e/harness';
+import { mcpClient } from '../e2e/mcp-client';
 import { newTeam, type Team } from '../e2e/teams';
 
 jest.setTimeout(180_000);
@@ -291,6 +292,37 @@ describe(`spec: custom skills (${mode})`, () => {
       expect(statuses).toEqual({ 1: 'withdrawn', 2: 'pending' });
     }
     expect(detail.pending_version).toBe(2);
+  });
+
+  test("MCP: list_workspace_skills lists the team's live skills, get_workspace_skill reads one with its files", async () => {
+    const live = await teamSkillPending();
+    await review(team.owner, live.id, 1, 'approve');
+    const waiting = await teamSkillPending();
+    const client = await mcpClient(rde, other);
+    try {
+      const listedByTool = await client.callTool({ name: 'list_workspace_skills', arguments: {} });
+      const ids = (listedByTool.structuredContent as { skills: { id: string }[] }).skills.map((skill) => skill.id);
+      expect(ids).toContain(live.id);
+      expect(ids).not.toContain(waiting.id);
+      const read = await client.callTool({ name: 'get_workspace_skill', arguments: { skill_id: live.id } });
+      expect(read.isError).not.toBe(true);
+      expect(read.structuredContent).toMatchObject({
+        id: live.id,
+        live_version: 1,
+        version: { files: packageOf(live.name) },
+      });
+      const hidden = await client.callTool({ name: 'get_workspace_skill', arguments: { skill_id: waiting.id } });
+      expect(hidden.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+    const anonymousClient = await mcpClient(rde, anonymous);
+    try {
+      const refused = await anonymousClient.callTool({ name: 'list_workspace_skills', arguments: {} });
+      expect(refused.isError).toBe(true);
+    } finally {
+      await anonymousClient.close();
+    }
   });
 
   test('the 201st skill of a workspace is 409', async () => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { publicRoutes, type catalogSkills } from '@rde/proto';
+import { publicRoutes, skillsJson } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
 import { deletedSchema } from '../datasets/schemas';
@@ -35,7 +35,7 @@ export async function workspaceSkillRoutes(app: FastifyInstance, deps: GatewayDe
     { schema: { response: { 200: listSchema, ...errorResponses(403) } } },
     async ({ caller }) => {
       const listed = await skills.listWorkspaceSkills({}, { caller });
-      return { skills: listed.skills.map(entryJson), trial_expires_at: null };
+      return { skills: listed.skills.map(skillsJson.workspaceSkill), trial_expires_at: null };
     },
   );
 
@@ -47,7 +47,7 @@ export async function workspaceSkillRoutes(app: FastifyInstance, deps: GatewayDe
     },
     async ({ body, caller }, reply) => {
       const created = await skills.createWorkspaceSkill({ scope: body.scope, files: body.files }, { caller });
-      return reply.code(201).send(resultJson(created.result!));
+      return reply.code(201).send(skillsJson.saveResult(created.result!));
     },
   );
 
@@ -66,9 +66,9 @@ export async function workspaceSkillRoutes(app: FastifyInstance, deps: GatewayDe
         { caller },
       );
       return {
-        ...entryJson(found.skill!),
-        version: { ...versionJson(found.version!), files: found.version!.files },
-        versions: found.versions.map(versionJson),
+        ...skillsJson.workspaceSkill(found.skill!),
+        version: { ...skillsJson.skillVersion(found.version!), files: found.version!.files },
+        versions: found.versions.map(skillsJson.skillVersion),
       };
     },
   );
@@ -84,7 +84,7 @@ export async function workspaceSkillRoutes(app: FastifyInstance, deps: GatewayDe
       },
     },
     async ({ params, body, caller }) =>
-      resultJson(
+      skillsJson.saveResult(
         (await skills.saveWorkspaceSkill({ skillId: params.skill_id, files: body.files }, { caller })).result!,
       ),
   );
@@ -98,7 +98,7 @@ export async function workspaceSkillRoutes(app: FastifyInstance, deps: GatewayDe
       { schema: { params: versionParams, body: reviewBody, response: { 200: saveResultSchema, ...conflictErrors } } },
       async ({ params, body, caller }) => {
         const request = { skillId: params.skill_id, version: params.version, decision, note: body?.note ?? '' };
-        return resultJson((await skills.reviewSkillVersion(request, { caller })).result!);
+        return skillsJson.saveResult((await skills.reviewSkillVersion(request, { caller })).result!);
       },
     );
   }
@@ -111,41 +111,4 @@ export async function workspaceSkillRoutes(app: FastifyInstance, deps: GatewayDe
       return { ok: true, deleted: deleted.skillId };
     },
   );
-}
-
-function entryJson(skill: catalogSkills.WorkspaceSkill) {
-  return {
-    id: skill.id,
-    name: skill.name,
-    scope: skill.scope,
-    description: skill.description,
-    author_user_id: skill.authorUserId,
-    live_version: skill.liveVersion ?? null,
-    latest_version: skill.latestVersion,
-    pending_version: skill.pendingVersion ?? null,
-    draft_by_other: skill.draftByOther,
-    created_at: skill.createdAt,
-    updated_at: skill.updatedAt,
-  };
-}
-
-function versionJson(version: catalogSkills.SkillVersion) {
-  return {
-    version: version.version,
-    status: version.status,
-    author_user_id: version.authorUserId,
-    created_at: version.createdAt,
-    note: version.note,
-  };
-}
-
-function resultJson(result: catalogSkills.SkillSaveResult) {
-  return {
-    skill_id: result.skillId,
-    name: result.name,
-    scope: result.scope,
-    version: result.version,
-    status: result.status,
-    changed: result.changed,
-  };
 }

@@ -4,6 +4,7 @@ import { DATASET_TOOLS } from './datasets';
 import { ENRICH_TOOLS } from './enrich';
 import { QUALIFY_TOOLS } from './qualify';
 import { SEARCH_TOOLS } from './search';
+import { SKILL_TOOLS } from './skills';
 import type { McpTool } from './tool';
 
 export type { McpTool } from './tool';
@@ -19,4 +20,5 @@ export const MCP_TOOLS: readonly McpTool[] = [
   ...QUALIFY_TOOLS,
   ...DATASET_TOOLS,
   ...BILLING_TOOLS,
+  ...SKILL_TOOLS,
 ];
