@@ -46,6 +46,9 @@ const CANNOT_SUCCEED: Record<string, string> = {
   'POST /api/v2/mcp/oauth/authorize': "needs the browser session's cookie",
   'POST /api/v2/mcp/oauth/token': 'needs an authorization code from the consent',
   'POST /api/v2/mcp/oauth/revoke': 'takes a form-encoded body, which the document gives no JSON example for',
+  'POST /api/v2/workspace/skills/{skill_id}/versions/{version}/approve':
+    "needs a member's pending team version; the dev workspace has only its owner",
+  'POST /api/v2/workspace/skills/{skill_id}/versions/{version}/reject': 'the same: needs a pending team version',
 };
 
 /** Operations that end a fixture, run after every other. */
@@ -106,6 +109,13 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
       await api(rde, 'POST', '/enrich/run', { body: { input: dataset.id, steps: ['email_enrichment'], detach: true } }),
       'run',
     );
+    const skillFiles = {
+      'SKILL.md': '---\nname: outreach-tone\ndescription: The fixture the PUT example saves again.\n---\n',
+    };
+    const skill = ok(
+      await api(rde, 'POST', '/api/v2/workspace/skills', { body: { scope: 'personal', files: skillFiles } }),
+      'skill',
+    );
     await untilSettled(rde, rde.ownerKey);
     const byName: Record<string, string> = {
       ds_id: dataset.id,
@@ -116,6 +126,7 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
       claim_id: claim.claim_id,
       client_id: client.client_id,
       run_id: run._meta.run_id,
+      skill_id: skill.skill_id,
     };
     return { byName, logoutKey: logoutKey.key as string };
   }
@@ -124,10 +135,11 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
   function attempt(name: string, template: string, operation: Operation, byName: Record<string, string>): Attempt {
     const example = (parameter: Parameter) => byName[parameter.name] ?? parameter.example;
     const parameters = operation.parameters ?? [];
-    const path = template.replace(/\{(\w+)\}/g, (_, param: string) => {
+    // `{*}`: a wildcard's parameter (a skill file's relative path).
+    const path = template.replace(/\{(\w+|\*)\}/g, (_, param: string) => {
       const value = example(parameters.find((p) => p.in === 'path' && p.name === param)!);
       if (value === undefined) throw new Error(`${name}: no example or fixture for {${param}}`);
-      return encodeURIComponent(String(value));
+      return param === '*' ? String(value) : encodeURIComponent(String(value));
     });
     const query = Object.fromEntries(
       parameters.filter((p) => p.in === 'query' && example(p) !== undefined).map((p) => [p.name, String(example(p))]),

@@ -1,9 +1,9 @@
 import type { OperationGroup } from '../operation-docs';
 
-const PACKAGE = {
-  'SKILL.md':
-    '---\nname: outreach-tone\ndescription: How our team writes first messages to candidates.\n---\n\n# Outreach tone\n\nShort, specific, no buzzwords.\n',
-};
+/** A package whose `name` is `name`. */
+const packageNamed = (name: string) => ({
+  'SKILL.md': `---\nname: ${name}\ndescription: How our team writes first messages to candidates.\n---\n\n# Outreach tone\n\nShort, specific, no buzzwords.\n`,
+});
 
 export const skills: OperationGroup = {
   tag: 'Skills',
@@ -46,7 +46,7 @@ export const skills: OperationGroup = {
       summary: 'One file of a skill package',
       spec: 'Bootstrap and distribution, GET /.well-known/skills/{name}/{rel_path}',
       does: "One file as text; only the package's own files are served (anything else is 404). Public; ETag and 304.",
-      params: { name: 'rde' },
+      params: { name: 'rde', '*': 'references/sessions.md' },
     },
     'GET /api/v2/workspace/skills': {
       summary: "The workspace's custom skills",
@@ -57,7 +57,7 @@ export const skills: OperationGroup = {
       summary: 'Create a custom skill',
       spec: 'Custom skills, POST /api/v2/workspace/skills; States, skill versions',
       does: "A personal skill is live at once; a member's team skill waits for the owner. 400 invalid package, 409 name taken or 200 skills.",
-      body: { scope: 'personal', files: PACKAGE },
+      body: { scope: 'org', files: packageNamed('team-outreach-tone') },
     },
     'GET /api/v2/workspace/skills/{skill_id}': {
       summary: 'A custom skill with its files',
@@ -68,7 +68,7 @@ export const skills: OperationGroup = {
       summary: 'Save a new version',
       spec: 'Custom skills, PUT /api/v2/workspace/skills/{skill_id}; States, skill versions',
       does: "The whole package; `changed: false` when it equals the latest version. 409 while another member's version waits.",
-      body: { files: PACKAGE },
+      body: { files: packageNamed('outreach-tone') },
     },
     'POST /api/v2/workspace/skills/{skill_id}/versions/{version}/approve': {
       summary: 'Approve a team version',
