@@ -4,12 +4,13 @@ import { pathParam } from '../../contract';
 export const SETUP_SKILL = 'rde';
 export const SKILL_ENTRYPOINT = 'SKILL.md';
 
-const text = (type: string, description: string) => ({
+const text = (description: string, ...types: string[]) => ({
   description,
-  content: { [type]: { schema: { type: 'string' } } },
+  content: Object.fromEntries(types.map((type) => [type, { schema: { type: 'string' } }])),
 });
-export const markdownResponse = text('text/markdown', 'the file as text');
-export const fileResponse = text('text/plain', 'the file as text');
+export const markdownResponse = text('the setup skill as markdown', 'text/markdown');
+/** Markdown files answer text/markdown, other files text/plain. */
+export const fileResponse = text('the file as text', 'text/markdown', 'text/plain');
 export const archiveResponse = {
   description: 'a deterministic gzip tarball',
   content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } },
