@@ -33,6 +33,18 @@ export const ROUTES = {
   workflow: '/api/v2/workflows/{workflow_id}',
   workflowEnable: '/api/v2/workflows/{workflow_id}/enable',
   workflowDisable: '/api/v2/workflows/{workflow_id}/disable',
+  setupSkill: '/SKILL.md',
+  versions: '/api/v2/versions',
+  skillsBundle: '/api/v2/skills/bundle',
+  skillIndex: '/.well-known/skills/index.json',
+  /** The final agent-skills discovery 0.2.0 draft's path, which clients try first (decision 0063). */
+  agentSkillIndex: '/.well-known/agent-skills/index.json',
+  skillArchive: '/.well-known/skills/archives/{name}.tar.gz',
+  skillFile: '/.well-known/skills/{name}/{rel_path}',
+  workspaceSkills: '/api/v2/workspace/skills',
+  workspaceSkill: '/api/v2/workspace/skills/{skill_id}',
+  approveSkillVersion: '/api/v2/workspace/skills/{skill_id}/versions/{version}/approve',
+  rejectSkillVersion: '/api/v2/workspace/skills/{skill_id}/versions/{version}/reject',
 } as const;
 
 /** A route in the gateway router's syntax: `{name}` becomes `:name`. */

@@ -48,6 +48,9 @@ const CANNOT_SUCCEED: Record<string, string> = {
   'POST /api/v2/mcp/oauth/revoke': 'takes a form-encoded body, which the document gives no JSON example for',
   'GET /api/v2/npm/{package_name}': 'serves only the packages RDE_NPM_PACKAGES lists, none by default (404)',
   'GET /api/v2/npm/{package_name}/-/{file}': 'the same: no package is served by default',
+  'POST /api/v2/workspace/skills/{skill_id}/versions/{version}/approve':
+    "needs a member's pending team version; the dev workspace has only its owner",
+  'POST /api/v2/workspace/skills/{skill_id}/versions/{version}/reject': 'the same: needs a pending team version',
 };
 
 /** Operations that end a fixture, run after every other. */
@@ -118,6 +121,13 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
       }),
       'workflow',
     );
+    const skillFiles = {
+      'SKILL.md': '---\nname: outreach-tone\ndescription: The fixture the PUT example saves again.\n---\n',
+    };
+    const skill = ok(
+      await api(rde, 'POST', '/api/v2/workspace/skills', { body: { scope: 'personal', files: skillFiles } }),
+      'skill',
+    );
     await untilSettled(rde, rde.ownerKey);
     const byName: Record<string, string> = {
       ds_id: dataset.id,
@@ -129,6 +139,7 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
       client_id: client.client_id,
       run_id: run._meta.run_id,
       workflow_id: workflow.id,
+      skill_id: skill.skill_id,
     };
     return { byName, logoutKey: logoutKey.key as string };
   }
@@ -137,10 +148,11 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
   function attempt(name: string, template: string, operation: Operation, byName: Record<string, string>): Attempt {
     const example = (parameter: Parameter) => byName[parameter.name] ?? parameter.example;
     const parameters = operation.parameters ?? [];
-    const path = template.replace(/\{(\w+)\}/g, (_, param: string) => {
+    // `{*}`: a wildcard's parameter (a skill file's relative path).
+    const path = template.replace(/\{(\w+|\*)\}/g, (_, param: string) => {
       const value = example(parameters.find((p) => p.in === 'path' && p.name === param)!);
       if (value === undefined) throw new Error(`${name}: no example or fixture for {${param}}`);
-      return encodeURIComponent(String(value));
+      return param === '*' ? String(value) : encodeURIComponent(String(value));
     });
     const query = Object.fromEntries(
       parameters.filter((p) => p.in === 'query' && example(p) !== undefined).map((p) => [p.name, String(example(p))]),

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { env, loadConfig } from '@rde/platform';
 import type { ProviderDeclaration } from './providers/declaration';
@@ -15,6 +16,8 @@ const CATALOG_VARIABLES = {
   RDE_RPC_DEADLINE_MS: env.milliseconds(10_000),
   /** The list price in cents per credit shown beside a method's credits (Starter's, rounded). */
   RDE_CATALOG_CENTS_PER_CREDIT: z.coerce.number().int().positive().default(10),
+  /** RDE's own skill packages, one folder each (the repository's services/catalog/skills). */
+  RDE_CATALOG_SKILLS_DIR: z.string().min(1).default(path.resolve(__dirname, '../skills')),
 };
 
 /** Each vendor's `RDE_<VENDOR>_API_KEY` and `RDE_<VENDOR>_BASE_URL`, both optional. */

@@ -1,20 +1,24 @@
 import { CreditHolds, grpcModule, OutboxRelay, PaidRunKit } from '@rde/platform';
-import { catalog, distribution, protoFileOf } from '@rde/proto';
+import { catalog, catalogSkills, distribution, protoFileOf } from '@rde/proto';
 import { ToolCalls } from './app/tool-call';
 import { ProviderInvocations } from './app/invoke-provider';
 import { openDistribution } from './app/distribution';
+import { PublicSkillCatalog } from './app/skills/public-catalog';
 import { createCatalogClients } from './clients';
 import { catalogConfig, catalogVariables } from './config';
 import { Catalog } from './domain/catalog';
 import { ParameterResolver } from './domain/parameters';
 import { catalogHandlers } from './grpc/handlers';
 import { distributionHandlers } from './grpc/distribution-handlers';
+import { skillHandlers } from './grpc/skill-handlers';
 import { CatalogViews } from './grpc/views';
 import { MeteredProviders } from './providers/metered';
 import { RestJsonProviders } from './providers/rest-json';
 import { PROVIDERS } from './providers';
 import { WATERFALLS } from './providers/waterfalls';
+import { PublicSkillPackagesRepository } from './store/public-skill-packages';
 import { RunRepository } from './store/runs';
+import { WorkspaceSkillsRepository } from './store/workspace-skills';
 
 export const catalogModule = grpcModule({
   name: 'catalog',
@@ -29,6 +33,10 @@ export const catalogModule = grpcModule({
     const store = await ctx.backends.documentStore('rde_catalog');
     const bus = await ctx.backends.bus('catalog');
     const runs = await RunRepository.open(store, clock);
+    const workspaceSkills = await WorkspaceSkillsRepository.open(store);
+    const publicSkills = await PublicSkillCatalog.build(
+      await PublicSkillPackagesRepository.load(config.RDE_CATALOG_SKILLS_DIR),
+    );
     const relay = new OutboxRelay({
       collections: [runs.collection],
       bus,
@@ -85,6 +93,12 @@ export const catalogModule = grpcModule({
           definition: distribution.DistributionServiceService,
           handlers: distributionHandlers(await openDistribution(ctx.env)),
           protoFile: 'rde/catalog/v1/distribution.proto',
+        },
+        {
+          fullName: 'rde.catalog.v1.SkillService',
+          definition: catalogSkills.SkillServiceService,
+          handlers: skillHandlers(publicSkills, { skills: workspaceSkills, clock }),
+          protoFile: 'rde/catalog/v1/skills.proto',
         },
       ],
       healthy: async () => (await Promise.all([store.ping(), bus.ping(), keyValue.ping()]), true),

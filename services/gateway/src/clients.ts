@@ -7,6 +7,7 @@ import {
   billingSessions,
   billingSubscriptions,
   catalog,
+  catalogSkills,
   dataset,
   distribution,
   mcp,
@@ -30,6 +31,7 @@ export interface Clients {
   readonly subscriptions: ServiceClient<typeof billingSubscriptions.SubscriptionServiceService>['rpc'];
   readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
   readonly distribution: ServiceClient<typeof distribution.DistributionServiceService>['rpc'];
+  readonly skills: ServiceClient<typeof catalogSkills.SkillServiceService>['rpc'];
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
   readonly waterfall: ServiceClient<typeof waterfall.WaterfallServiceService>['rpc'];
   readonly mcp: ServiceClient<typeof mcp.McpServiceService>['rpc'];
@@ -50,6 +52,7 @@ export function createClients(addresses: AddressBook, deadlineMs: number): Clien
     subscriptions: connect('billing', billingSubscriptions.SubscriptionServiceService),
     catalog: connect('catalog', catalog.CatalogServiceService),
     distribution: connect('catalog', distribution.DistributionServiceService),
+    skills: connect('catalog', catalogSkills.SkillServiceService),
     dataset: connect('dataset', dataset.DatasetServiceService),
     // SearchPeople holds and spends credits: its contract does not mark it idempotent, so it is never retried.
     waterfall: connect('waterfall', waterfall.WaterfallServiceService),

@@ -44,11 +44,19 @@ function locationName(context: string | undefined): string {
   return context === 'querystring' ? 'query' : (context ?? 'body');
 }
 
+/** Where the public skill packages' files are served (a traversal attempt there is a 404). */
+const SKILL_FILES_PREFIX = '/.well-known/skills/';
+
 /**
  * Errors the router raises before any route runs. A path parameter longer than the router allows
  * is answered exactly as the route's schema would answer it (the limit is the same), not 414.
  */
-export function routerErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function routerErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // A skill file path that does not even decode (an overlong UTF-8 `..%c0%af`) names no file: 404.
+  if (error.code === 'FST_ERR_BAD_URL' && request.url.startsWith(SKILL_FILES_PREFIX)) {
+    void reply.code(404).send({ detail: 'Not Found' });
+    return;
+  }
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     const msg = `must NOT have more than ${PATH_PARAM_MAX_LENGTH} characters`;
     void reply.code(422).send({ detail: [{ loc: ['path'], msg, type: 'maxLength' }] });

@@ -34,7 +34,10 @@ export class KeyService {
     const holder = token ? await this.holderOf(hashKey(token)) : null;
     if (!holder) throw errors.notAuthenticated('refused');
     const workspaceId = workspaceSwitch || holder.workspaceId;
-    const membership = await this.store.memberships.of(workspaceId, holder.userId);
+    const [membership, user] = await Promise.all([
+      this.store.memberships.of(workspaceId, holder.userId),
+      this.store.users.byId(holder.userId),
+    ]);
     if (!membership)
       throw workspaceSwitch ? errors.notFound('Workspace not found') : errors.notAuthenticated('refused');
     return {
@@ -44,6 +47,8 @@ export class KeyService {
       keyId: holder.credentialId,
       sessionId: '',
       requestId: '',
+      // Routes that need a signed-in user (custom skills) refuse a legacy anonymous approval's bearer.
+      anonymous: user?.anonymous === true,
     };
   }
 

@@ -6,6 +6,7 @@ import { billing } from './groups/billing';
 import { distribution } from './groups/distribution';
 import { mcp } from './groups/mcp';
 import { sessions } from './groups/sessions';
+import { skills } from './groups/skills';
 import { tools } from './groups/tools';
 import { enrichment, qualify, runs, search } from './groups/waterfalls';
 import { datasets, feedback, keys, meta } from './groups/workspace';
@@ -27,6 +28,7 @@ export const OPERATION_GROUPS: readonly OperationGroup[] = [
   datasets,
   workflows,
   webhooks,
+  skills,
   signIn,
   integrations,
   mcp,

@@ -32,9 +32,9 @@ export interface OperationGroup {
   readonly operations: Readonly<Record<string, OperationDoc>>;
 }
 
-/** `POST /search/{capability}` for the route `POST /search/:capability`. */
+/** `POST /search/{capability}` for the route `POST /search/:capability`; a wildcard is `{*}`, as in the document. */
 export function operationKey(method: string, url: string): string {
-  return `${method.toUpperCase()} ${url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+  return `${method.toUpperCase()} ${url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{*}')}`;
 }
 
 type DocumentedSchema = FastifySchema & {

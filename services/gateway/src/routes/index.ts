@@ -17,6 +17,7 @@ import { metaRoutes } from './meta';
 import { qualifyRoutes } from './qualify';
 import { searchRoutes } from './search';
 import { sessionRoutes } from './sessions';
+import { skillRoutes } from './skills';
 import { toolsRoutes } from './tools';
 import { webhookRoutes } from './webhooks';
 import { workflowRoutes } from './workflows';
@@ -43,4 +44,5 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   qualifyRoutes,
   distributionRoutes,
   workflowRoutes,
+  skillRoutes,
 ];

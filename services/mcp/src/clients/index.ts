@@ -1,9 +1,10 @@
 import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
-import { auth, billing, catalog, dataset, waterfall, workflow } from '@rde/proto';
+import { auth, billing, catalog, catalogSkills, dataset, waterfall, workflow } from '@rde/proto';
 
 /** The services the MCP tools call (SearchPeople is never retried: it spends): the same RPCs the REST routes call, so charging is identical. */
 export interface ToolClients {
   readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
+  readonly skills: ServiceClient<typeof catalogSkills.SkillServiceService>['rpc'];
   readonly billing: ServiceClient<typeof billing.BillingServiceService>['rpc'];
   readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
   readonly waterfall: ServiceClient<typeof waterfall.WaterfallServiceService>['rpc'];
@@ -14,6 +15,7 @@ export interface ToolClients {
 export function createToolClients(addresses: AddressBook, deadlineMs: number): ToolClients {
   const clients = {
     catalog: createClient(catalog.CatalogServiceService, { address: addresses.get('catalog'), deadlineMs }),
+    skills: createClient(catalogSkills.SkillServiceService, { address: addresses.get('catalog'), deadlineMs }),
     billing: createClient(billing.BillingServiceService, { address: addresses.get('billing'), deadlineMs }),
     dataset: createClient(dataset.DatasetServiceService, { address: addresses.get('dataset'), deadlineMs }),
     waterfall: createClient(waterfall.WaterfallServiceService, { address: addresses.get('waterfall'), deadlineMs }),
@@ -21,6 +23,7 @@ export function createToolClients(addresses: AddressBook, deadlineMs: number): T
   };
   return {
     catalog: clients.catalog.rpc,
+    skills: clients.skills.rpc,
     billing: clients.billing.rpc,
     dataset: clients.dataset.rpc,
     waterfall: clients.waterfall.rpc,

@@ -4,6 +4,7 @@ import { DATASET_TOOLS } from './datasets';
 import { ENRICH_TOOLS } from './enrich';
 import { QUALIFY_TOOLS } from './qualify';
 import { SEARCH_TOOLS } from './search';
+import { SKILL_TOOLS } from './skills';
 import type { McpTool } from './tool';
 import { WORKFLOW_TOOLS } from './workflows';
 
@@ -21,4 +22,5 @@ export const MCP_TOOLS: readonly McpTool[] = [
   ...DATASET_TOOLS,
   ...BILLING_TOOLS,
   ...WORKFLOW_TOOLS,
+  ...SKILL_TOOLS,
 ];
