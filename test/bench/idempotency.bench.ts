@@ -7,12 +7,45 @@
  *   pnpm run build && RDE_E2E_MODE=all pnpm exec tsx test/bench/idempotency.bench.ts
  *
  * BENCH_CALLS (400 of each) sizes it; with `deploy/backends.sh env` and RDE_E2E_MODE=distributed
- * the keys live in Redis. The sandbox answers without latency or rate limits.
+ * the keys live in Redis. The sandbox answers without latency or rate limits. On a shared, loaded
+ * machine the calls' spread hides a fraction of a millisecond, so it also times the gateway's own
+ * work for a key (claim, then keep a paid answer's size) against the in-memory store and, with
+ * RDE_REDIS_URL set, Redis.
  */
+import { createLogger, InMemoryKeyValue, RedisKeyValue, type KeyValue } from '../../services/platform/src';
+import { IdempotencyRecordsRepository } from '../../services/gateway/src/plugins/idempotency/records';
 import { mode, startRde } from '../e2e/harness';
 import { describePercentiles, paidCall, percentiles, timed, workspaceKeys } from './lib';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 400);
+/** A paid tool call's answer, about the size of the paid call's (one profile). */
+const ANSWER = Buffer.from(JSON.stringify({ data: [{ full_name: 'x'.repeat(300) }], _meta: { run_id: 'run_x' } }));
+
+/** The claim and the keep a keyed request adds, timed alone against one store. */
+async function recordCosts(name: string, keyValue: KeyValue): Promise<void> {
+  const records = new IdempotencyRecordsRepository(keyValue, {
+    retentionMs: 60_000,
+    leaseMs: 10_000,
+    maxBodyBytes: 1_048_576,
+  });
+  const costs: number[] = [];
+  for (let i = 0; i < 2_000; i++) {
+    const key = `bench:${Date.now()}:${i}`;
+    costs.push(
+      await timed(async () => {
+        await records.claim(key, 'fingerprint', 'owner');
+        await records.keep(key, 'fingerprint', {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          body: ANSWER,
+        });
+      }),
+    );
+  }
+  const { p50, p99 } = percentiles(costs);
+  console.log(`claim + keep, ${name}: n=${costs.length} median ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms`);
+  await keyValue.close();
+}
 
 async function main(): Promise<void> {
   const rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0', RDE_SANDBOX_RATE_LIMITS: 'false' });
@@ -43,7 +76,16 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+async function storeCosts(): Promise<void> {
+  await recordCosts('in memory', new InMemoryKeyValue());
+  const url = process.env.RDE_REDIS_URL;
+  if (url)
+    await recordCosts('Redis', await RedisKeyValue.connect(url, `bench${Date.now()}`, createLogger('bench', 'warn')));
+}
+
+main()
+  .then(storeCosts)
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
