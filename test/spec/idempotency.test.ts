@@ -241,4 +241,32 @@ describe(`Idempotency-Key on paid requests (${mode})`, () => {
       await client.close();
     }
   });
+
+  test('MCP: a malformed key, or a key reused with other arguments, is a JSON-RPC error and nothing runs', async () => {
+    const key = await hittingWorkspace();
+    const [subject, other] = [await person(29_700), await person(29_701)];
+    const client = await mcpClient(rde, key);
+    const callFind = (who: Person, idempotencyKey: string) =>
+      client.callTool({
+        name: 'call_tool_method',
+        arguments: { tool: 'mailfinder', method: 'find', payload: findPayload(who) },
+        _meta: { 'io.rde/idempotency-key': idempotencyKey },
+      });
+    try {
+      const { calls: malformedCalls } = await callsDuring(() =>
+        expect(callFind(subject, 'k'.repeat(256))).rejects.toThrow(/1–255 printable ASCII/),
+      );
+      expect(malformedCalls).toEqual({});
+      const reusedKey = freshKey();
+      expect((await callFind(subject, reusedKey)).isError).toBeFalsy();
+      const { calls: reusedCalls } = await callsDuring(() =>
+        expect(callFind(other, reusedKey)).rejects.toThrow(/different request/),
+      );
+      expect(reusedCalls).toEqual({});
+      await settled(key);
+      expect(await charges(key)).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  });
 });

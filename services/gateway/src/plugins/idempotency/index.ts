@@ -106,13 +106,18 @@ export function registerIdempotency(app: FastifyInstance, records: IdempotencyRe
     if (claim.state === 'running') return refuseInFlight(reply, keyed, claim.retryAfterMs);
     if (claim.state === 'done') return replay(reply, claim.response, keyed);
     request.idempotentRunId = runIdOf(workspaceId, keyed.key, fingerprint);
-    const entry: Held = { keyed, storageKey, fingerprint, renewing: Promise.resolve(), heartbeat: undefined! };
     const renew = () => {
       entry.renewing = records.renew(storageKey, fingerprint, owner).catch((error: unknown) => {
         request.log.warn({ err: error }, 'idempotency lease not renewed');
       });
     };
-    Object.assign(entry, { heartbeat: setInterval(renew, leaseMs / 3).unref() });
+    const entry: Held = {
+      keyed,
+      storageKey,
+      fingerprint,
+      renewing: Promise.resolve(),
+      heartbeat: setInterval(renew, leaseMs / 3).unref(),
+    };
     held.set(request, entry);
   });
 
