@@ -10,7 +10,8 @@ Generic over /openapi.json, so a route added later is covered without a change h
   (the operation's description says so; without it the transport answers 406);
 - a well-formed `Idempotency-Key` is made unique per case (decision 0070): the fuzzer reuses values
   across operations and bodies, and the same key with another request is rightly 422; malformed
-  keys are left as generated, so their 422 is still checked.
+  keys, and cases testing a missing bearer (editing their headers would send it), are left as
+  generated.
 """
 
 import os
@@ -66,7 +67,8 @@ def _unique_idempotency_key(case) -> None:
 
 @schemathesis.hook
 def before_call(context, case, **kwargs):
-    _unique_idempotency_key(case)
+    if not _tests_a_missing_bearer(case):
+        _unique_idempotency_key(case)
     if case.path == MCP_PATH and case.method.upper() == "POST" and not _tests_a_missing_bearer(case):
         case.headers = {**(case.headers or {}), "Accept": MCP_ACCEPT}
     if isinstance(case.body, dict) and _declares_dry_run(case.operation):
