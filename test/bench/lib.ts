@@ -28,8 +28,8 @@ export async function workspaceKeys(rde: RunningRde, calls: number): Promise<str
   return keys;
 }
 
-export async function paidCall(rde: RunningRde, key: string): Promise<void> {
-  const response = await api(rde, 'POST', '/tools/pplgraph/search', { key, body: PAID_CALL_BODY });
+export async function paidCall(rde: RunningRde, key: string, headers: Record<string, string> = {}): Promise<void> {
+  const response = await api(rde, 'POST', '/tools/pplgraph/search', { key, headers, body: PAID_CALL_BODY });
   if (response.status !== 200) throw new Error(`paid call answered ${response.status}: ${response.text}`);
 }
 

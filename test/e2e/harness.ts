@@ -22,6 +22,8 @@ const NODE_FLAGS = (process.env.RDE_E2E_NODE_FLAGS ?? '').split(' ').filter(Bool
 
 export interface RunningRde {
   readonly baseUrl: string;
+  /** Where one gateway process serves (`gateway`, `gateway/2`… with the `gateways` start option). */
+  baseUrlOf(gateway: string): string;
   /** The sandbox vendors' base URL (admin API under `/_admin/`). */
   readonly sandboxUrl: string;
   /** The dev workspace owner's key (RDE_DEV_API_KEY). */
@@ -56,6 +58,9 @@ export interface LogLine {
   readonly process: string;
   readonly text: string;
 }
+
+/** How long a start may take to be ready: RDE_E2E_READY_MS, for a machine too loaded for the minute. */
+const READY_MS = Number(process.env.RDE_E2E_READY_MS ?? 60_000);
 
 /** Ports this test process already handed out: the kernel may offer a just-closed one again. */
 const handedOut = new Set<number>();
@@ -104,6 +109,8 @@ export interface StartOptions {
    * remote (a benchmark then measures RDE's process without the vendors' imitation in it).
    */
   readonly vendorsApart?: boolean;
+  /** Gateway processes in distributed mode, each on its own port (default 1): `gateway`, `gateway/2`, … */
+  readonly gateways?: number;
 }
 
 /** Every module of RDE's own, the all-in-one's target when the sandbox runs apart. */
@@ -209,10 +216,17 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
     shared[`RDE_${service.toUpperCase()}_PORT`] = ownEnv.get(service)![`RDE_${service.toUpperCase()}_PORT`];
     shared[`RDE_${service.toUpperCase()}_ADDR`] = addresses.join(',');
   }
+  const gatewayPorts = new Map([['gateway', gatewayPort]]);
+  for (let replica = 2; replica <= (runMode === 'distributed' ? (options.gateways ?? 1) : 1); replica++) {
+    const port = await freePort();
+    gatewayPorts.set(replicaName('gateway', replica), port);
+    ownEnv.set(replicaName('gateway', replica), { PORT: String(port) });
+  }
   const targets =
     runMode === 'all'
       ? [...(options.vendorsApart ? ['sandbox'] : []), 'all']
-      : ['sandbox', ...SERVICES.flatMap((s) => replicas.get(s)!), 'gateway'];
+      : ['sandbox', ...SERVICES.flatMap((s) => replicas.get(s)!), ...gatewayPorts.keys()];
+  if (runMode === 'distributed') replicas.set('gateway', [...gatewayPorts.keys()]);
   /** The process running a module: its own, else the all-in-one's. */
   const processName = (module: string) => (runMode === 'all' && !targets.includes(module) ? 'all' : module);
   const namespace = runMode === 'distributed' ? `e2e${Date.now()}_` : '';
@@ -222,13 +236,16 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const rde: RunningRde = {
     baseUrl,
+    baseUrlOf: (gateway) => `http://127.0.0.1:${gatewayPorts.get(gateway)}`,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     ownerKey,
     namespace,
     admin: (args, env = {}) => runAdmin(args, { ...process.env, ...shared, ...extraEnv, ...env }),
     restartModule: async (module) => {
       children.set(module, launch(module, shared));
-      await waitUntil(async () => (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
+      const gateway = gatewayPorts.has(module) ? rde.baseUrlOf(module) : baseUrl;
+      await waitUntil(async () => (await fetch(`${gateway}/ready`)).status === 200, 60_000);
+      if (gatewayPorts.has(module)) return;
       const port = ownEnv.get(module)?.[`RDE_${moduleOf(module).toUpperCase()}_PORT`];
       if (replicas.get(moduleOf(module))!.length > 1) await waitUntil(() => serving(`127.0.0.1:${port}`), 60_000);
     },
@@ -243,7 +260,9 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
   };
   const exited = () => [...children.values()].some((child) => child.exitCode !== null || child.signalCode !== null);
   try {
-    await waitUntil(async () => exited() || (await fetch(`${baseUrl}/ready`)).status === 200, 60_000);
+    const ready = async (port: number) => (await fetch(`http://127.0.0.1:${port}/ready`)).status === 200;
+    const allReady = async () => (await Promise.all([...gatewayPorts.values()].map(ready))).every(Boolean);
+    await waitUntil(async () => exited() || (await allReady()), READY_MS);
     if (exited()) throw new Error('a process exited before RDE was ready');
   } catch (error) {
     await rde.stop();

@@ -7,10 +7,16 @@ Generic over /openapi.json, so a route added later is covered without a change h
   fuzzed at all, see schemathesis.toml): every later case would only see 401;
 - CSV responses are read as text, so their schema (a string) is checked too;
 - MCP requests accept both JSON and an event stream, as Streamable HTTP requires of every MCP client
-  (the operation's description says so; without it the transport answers 406).
+  (the operation's description says so; without it the transport answers 406);
+- a well-formed `Idempotency-Key` is made unique per case (decision 0070): the fuzzer reuses values
+  across operations and bodies, and the same key with another request is rightly 422; malformed
+  keys, and cases testing a missing bearer (editing their headers would send it), are left as
+  generated.
 """
 
 import os
+import re
+import uuid
 
 import schemathesis
 from hypothesis.internal import lambda_sources
@@ -49,8 +55,20 @@ def _tests_a_missing_bearer(case) -> bool:
     return str(getattr(data, "parameter", "") or "").lower() == "authorization"
 
 
+IDEMPOTENCY_KEY = "idempotency-key"
+WELL_FORMED_KEY = re.compile(r"[\x20-\x7e]{1,255}")
+
+
+def _unique_idempotency_key(case) -> None:
+    for name, value in list((case.headers or {}).items()):
+        if name.lower() == IDEMPOTENCY_KEY and isinstance(value, str) and WELL_FORMED_KEY.fullmatch(value):
+            case.headers[name] = (uuid.uuid4().hex + value)[:255]
+
+
 @schemathesis.hook
 def before_call(context, case, **kwargs):
+    if not _tests_a_missing_bearer(case):
+        _unique_idempotency_key(case)
     if case.path == MCP_PATH and case.method.upper() == "POST" and not _tests_a_missing_bearer(case):
         case.headers = {**(case.headers or {}), "Accept": MCP_ACCEPT}
     if isinstance(case.body, dict) and _declares_dry_run(case.operation):

@@ -9,6 +9,7 @@ import { trackRouteMethods } from './methods';
 import { registerValidation } from './validation';
 import type { GatewayDependencies } from './dependencies';
 import { registerAuthentication } from './plugins/authentication';
+import { IdempotencyRecordsRepository, registerIdempotency } from './plugins/idempotency';
 import { registerRequestMetrics } from './plugins/request-metrics';
 import { registerRequestTracing } from './plugins/request-tracing';
 import { DOCS_UI, DOCUMENT, OPERATION_GROUPS, registerOperationDocs } from './openapi';
@@ -46,6 +47,15 @@ export async function buildGateway(deps: GatewayDependencies): Promise<FastifyIn
   registerValidation(app);
   registerErrorHandling(app, allowedMethods);
   registerAuthentication(app, { clients: deps.clients, clock: deps.clock, cacheMs: deps.config.RDE_BEARER_CACHE_MS });
+  registerIdempotency(app, idempotencyRecordsOf(deps), deps.config.RDE_IDEMPOTENCY_LEASE_MS);
   for (const routes of ROUTE_MODULES) await routes(app, deps);
   return app;
+}
+
+function idempotencyRecordsOf({ keyValue, config }: GatewayDependencies): IdempotencyRecordsRepository {
+  return new IdempotencyRecordsRepository(keyValue, {
+    retentionMs: config.RDE_IDEMPOTENCY_TTL_MS,
+    leaseMs: config.RDE_IDEMPOTENCY_LEASE_MS,
+    maxBodyBytes: config.RDE_IDEMPOTENCY_MAX_BODY_BYTES,
+  });
 }

@@ -40,6 +40,12 @@ export const GATEWAY_VARIABLES = {
   RDE_TRUSTED_PROXIES: list(),
   /** Browser origins (hostnames) the MCP endpoint answers besides the public URL's own. */
   RDE_MCP_ALLOWED_ORIGINS: list(),
+  /** How long a paid request's first answer is replayed to the same Idempotency-Key (decision 0070). */
+  RDE_IDEMPOTENCY_TTL_MS: env.milliseconds(86_400_000),
+  /** How long a keyed request's in-flight marker outlives its gateway: a retry after a death waits this. */
+  RDE_IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(300).default(10_000),
+  /** The largest kept answer (gzipped); a larger one keeps only its fingerprint. */
+  RDE_IDEMPOTENCY_MAX_BODY_BYTES: env.count(1_048_576),
 };
 
 export function gatewayConfig(variables: NodeJS.ProcessEnv) {

@@ -1,4 +1,4 @@
-import type { Clock, Logger } from '@rde/platform';
+import type { Clock, KeyValue, Logger } from '@rde/platform';
 import type { Clients } from './clients';
 import type { GatewayConfig } from './config';
 import type { DownstreamHealth } from './downstreams';
@@ -9,6 +9,8 @@ export interface GatewayDependencies {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly clients: Clients;
+  /** The gateway's key-value namespace: the Idempotency-Key records (shared by every replica). */
+  readonly keyValue: KeyValue;
   readonly downstreams: DownstreamHealth;
   readonly isDraining: () => boolean;
   /** The origin every published URL starts with (decision 0055): configuration, never a request header. */

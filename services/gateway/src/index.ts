@@ -27,6 +27,7 @@ export const gatewayModule: ServiceModule = {
       logger,
       clock: ctx.backends.clock,
       clients,
+      keyValue: await ctx.backends.keyValue('gateway'),
       downstreams,
       isDraining: () => draining,
       publicOrigin: () => publicOriginOf(config, boundPort),

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { ManualClock } from '@rde/platform';
+import { InMemoryKeyValue, ManualClock } from '@rde/platform';
 import { buildGateway } from '../src/app';
 import { gatewayConfig } from '../src/config';
 import type { Clients } from '../src/clients';
@@ -22,6 +22,7 @@ async function gateway(env: NodeJS.ProcessEnv = {}) {
     logger: pino({ level: 'silent' }),
     clock: new ManualClock(),
     clients,
+    keyValue: new InMemoryKeyValue(),
     downstreams: { check: async () => ({}), close: () => undefined } as unknown as DownstreamHealth,
     isDraining: () => false,
     // What light-my-request's default Host names.

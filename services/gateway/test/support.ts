@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { ManualClock, type Caller } from '@rde/platform';
+import { InMemoryKeyValue, ManualClock, type Caller } from '@rde/platform';
 import { buildGateway } from '../src/app';
 import type { Clients } from '../src/clients';
 import { gatewayConfig } from '../src/config';
@@ -25,6 +25,7 @@ export function gatewayOver(clients: Partial<Record<keyof Clients, unknown>>, cl
     logger: pino({ level: 'silent' }),
     clock,
     clients: { close: () => undefined, ...clients } as unknown as Clients,
+    keyValue: new InMemoryKeyValue(clock),
     downstreams: { check: async () => ({}), close: () => undefined } as unknown as DownstreamHealth,
     isDraining: () => false,
     // What light-my-request's default Host names.

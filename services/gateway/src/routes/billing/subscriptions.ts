@@ -28,7 +28,7 @@ export async function subscriptionRoutes(app: FastifyInstance, deps: GatewayDepe
 
   app.post<PlanChoice>(
     '/api/v2/billing/subscription/checkout',
-    schema(planChoiceBody, urlResult, 409),
+    { ...schema(planChoiceBody, urlResult, 409), config: { idempotency: 'header' } },
     async (request) => {
       const { plan_id: planId, cadence } = request.body;
       return { url: (await subscriptions.checkout({ planId, cadence }, { caller: request.caller })).url };
@@ -37,7 +37,7 @@ export async function subscriptionRoutes(app: FastifyInstance, deps: GatewayDepe
 
   app.post<{ Body: { credits: number } }>(
     '/api/v2/billing/credits/checkout',
-    schema(creditCheckoutBody, urlResult, 402),
+    { ...schema(creditCheckoutBody, urlResult, 402), config: { idempotency: 'header' } },
     async (request) => ({
       url: (await subscriptions.creditCheckout({ credits: request.body.credits }, { caller: request.caller })).url,
     }),

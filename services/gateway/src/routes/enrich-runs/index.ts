@@ -22,6 +22,7 @@ export async function enrichRunRoutes(app: FastifyInstance, deps: GatewayDepende
     '/enrich/run',
     {
       bodyLimit: RUN_BODY_LIMIT_BYTES,
+      config: { idempotency: 'header' },
       schema: { body: runBody, response: { 200: runRecord, 402: runRefused, ...errorResponses(404, 409, 429) } },
     },
     async (request) => {

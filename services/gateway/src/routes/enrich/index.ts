@@ -49,14 +49,14 @@ export async function enrichRoutes(app: FastifyInstance, deps: GatewayDependenci
 
   app.post<{ Params: { capability: string }; Body: EnrichBody }>(
     '/enrich/:capability',
-    { schema: { params: capabilityParams, body: enrichBody, response: responses } },
+    { config: { idempotency: 'header' }, schema: { params: capabilityParams, body: enrichBody, response: responses } },
     async (request) => enrich(request.params.capability, request.body ?? {}, request.caller),
   );
 
   for (const capability of ENRICH_CAPABILITIES) {
     app.post<{ Body: EnrichBody }>(
       filled(ROUTES.enrichTool, { capability }),
-      { schema: { body: toolBody, response: responses } },
+      { config: { idempotency: 'header' }, schema: { body: toolBody, response: responses } },
       async (request) => enrich(capability, request.body ?? {}, request.caller),
     );
   }

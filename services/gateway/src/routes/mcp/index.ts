@@ -3,6 +3,7 @@ import type { GatewayDependencies } from '../../dependencies';
 import type { BearerChallenge } from '../../plugins/authentication';
 import { refuseOtherBodies } from '../../body';
 import { errorBody, errorResponses } from '../../contract';
+import { mcpToolCallKey } from './idempotency';
 import { originGuard } from './origin-guard';
 import { badRequest, jsonRpcBody, jsonRpcError, jsonRpcResponse, methodNotAllowed } from './schemas';
 
@@ -39,7 +40,7 @@ export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies)
     scope.post<{ Body: unknown }>(
       MCP_PATH,
       {
-        config: guarded,
+        config: { ...guarded, idempotency: mcpToolCallKey },
         onRequest,
         schema: {
           body: jsonRpcBody,
@@ -48,6 +49,8 @@ export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies)
             202: { type: 'null' },
             400: badRequest,
             ...forbidden,
+            // A tools/call whose idempotency key is still running (its `_meta`, decision 0070).
+            409: jsonRpcError,
             ...errorResponses(406, 415),
           },
         },

@@ -23,6 +23,7 @@ export async function qualifyRoutes(app: FastifyInstance, deps: GatewayDependenc
   app.post<{ Body: QualifyBody }>(
     ROUTES.qualify,
     {
+      config: { idempotency: 'header' },
       schema: { body: qualifyBody, response: { 200: qualifiedSchema, ...quotaErrors } },
       attachValidation: true,
     },

@@ -23,13 +23,13 @@ export async function searchRoutes(app: FastifyInstance, deps: GatewayDependenci
 
   app.post<{ Params: { capability: string }; Body: object }>(
     routerPath(ROUTES.search),
-    { schema: { params: capabilityParams, body: searchBody, response: responses } },
+    { config: { idempotency: 'header' }, schema: { params: capabilityParams, body: searchBody, response: responses } },
     async (request) => search(request.body ?? {}, request),
   );
 
   app.post<{ Body: { payload?: object; rows?: unknown[]; dry_run?: boolean } }>(
     '/tools/people_search',
-    { schema: { body: toolBody, response: responses } },
+    { config: { idempotency: 'header' }, schema: { body: toolBody, response: responses } },
     async (request, reply) => {
       const { payload, rows, dry_run: dryRun } = request.body ?? {};
       if (rows !== undefined) {

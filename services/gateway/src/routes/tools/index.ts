@@ -84,6 +84,7 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
   }>(
     routerPath(ROUTES.toolMethod),
     {
+      config: { idempotency: 'header' },
       schema: {
         params: methodParams,
         body: callBody,
@@ -102,8 +103,9 @@ export async function toolsRoutes(app: FastifyInstance, deps: GatewayDependencie
           argsJson: jsonBytes(args),
           kwargsJson: jsonBytes(kwargs),
           dryRun,
-          // Minted here, so the client's retry on another catalog replica repeats this call, not a new one.
-          runId: newRunId(),
+          // Minted here, so the client's retry on another catalog replica repeats this call, not a new one;
+          // derived from the Idempotency-Key when one is sent, so the client's own retry joins it too.
+          runId: request.idempotentRunId ?? newRunId(),
         },
         { caller, deadlineMs: CALL_DEADLINE_MS },
       );
