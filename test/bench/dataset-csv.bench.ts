@@ -12,9 +12,9 @@
  * creation's garbage first; without it that garbage is still being collected during the export.
  */
 import { createBackends, createLogger, namespacedBackends, systemClock, type Backends } from '@rde/platform';
-import { Datasets } from '../../services/dataset/src/datasets';
-import { DatasetRepository } from '../../services/dataset/src/store/datasets';
-import { RowRepository } from '../../services/dataset/src/store/rows';
+import { Datasets } from '../../services/dataset/src/app/datasets';
+import { DatasetsRepository } from '../../services/dataset/src/store/datasets';
+import { RowsRepository } from '../../services/dataset/src/store/rows';
 import { UsageRepository } from '../../services/dataset/src/store/usage';
 import { serveDatasets } from '../../services/dataset/test/service';
 
@@ -48,8 +48,8 @@ async function main(): Promise<void> {
   const backends = namespacedBackends(backendsFromEnv(), `bench${Date.now()}_`);
   const store = await backends.documentStore('rde_dataset');
   const datasets = new Datasets(
-    await DatasetRepository.open(store),
-    await RowRepository.open(store),
+    await DatasetsRepository.open(store),
+    await RowsRepository.open(store),
     await UsageRepository.open(store),
     systemClock,
     WRITE_BATCH,

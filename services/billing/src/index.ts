@@ -16,24 +16,24 @@ import { SpendCaps } from './app/spend-caps';
 import { Subscriptions } from './app/subscriptions';
 import { paymentProvider } from './clients/stripe';
 import { billingConfig } from './config';
-import { CreditBook } from './credit-book';
+import { CreditBook } from './app/credit-book';
 import { SettlementConsumer } from './events/settlement-consumer';
 import { spendCapHandlers } from './grpc/caps';
 import { creditGrantHandlers } from './grpc/grants';
 import { billingHandlers } from './grpc/handlers';
-import { registerHoldMetrics } from './metrics';
+import { registerHoldMetrics } from './store/hold-metrics';
 import { overviewHandlers } from './grpc/overview';
 import { sessionHandlers } from './grpc/sessions';
 import { subscriptionHandlers } from './grpc/subscriptions';
 import { LeasedTimer } from './jobs/leased-timer';
-import { AccountStore, type AccountDocument } from './store/accounts';
+import { AccountsRepository, type AccountDocument } from './store/accounts';
 import type { LedgerEntry } from './domain/ledger';
-import { SpendCapRepository } from './store/caps';
-import { GrantRepository } from './store/grants';
-import { LedgerStore } from './store/ledger';
-import { Settlements } from './settlements';
-import { SessionRepository, type SessionDocument } from './store/sessions';
-import { SubscriptionRepository, type ProviderEventDocument } from './store/subscriptions';
+import { SpendCapsRepository } from './store/caps';
+import { GrantsRepository } from './store/grants';
+import { LedgerRepository } from './store/ledger';
+import { Settlements } from './app/settlements';
+import { SessionsRepository, type SessionDocument } from './store/sessions';
+import { SubscriptionsRepository, type ProviderEventDocument } from './store/subscriptions';
 import type { SubscriptionDocument } from './domain/subscriptions';
 
 export const billingModule = grpcModule({
@@ -45,22 +45,22 @@ export const billingModule = grpcModule({
     const store = await ctx.backends.documentStore('rde_billing');
     const bus = await ctx.backends.bus('billing');
     const keyValue = await ctx.backends.keyValue('billing');
-    const ledger = new LedgerStore(store.collection<LedgerEntry>('ledger'));
+    const ledger = new LedgerRepository(store.collection<LedgerEntry>('ledger'));
     await ledger.createIndexes();
     const accountCollection = store.collection<AccountDocument>('accounts');
-    const accounts = new AccountStore(accountCollection);
+    const accounts = new AccountsRepository(accountCollection);
     registerHoldMetrics(accountCollection, ctx.backends.clock);
     const book = new CreditBook(accounts, ledger, ctx.backends.clock, ctx.logger);
     const settlements = new Settlements(accounts, ledger, book, ctx.backends.clock, ctx.logger);
-    const capStore = new SpendCapRepository(accountCollection);
-    const sessionStore = new SessionRepository(store.collection<SessionDocument>('sessions'));
+    const capStore = new SpendCapsRepository(accountCollection);
+    const sessionStore = new SessionsRepository(store.collection<SessionDocument>('sessions'));
     await sessionStore.createIndexes();
-    const subscriptionStore = new SubscriptionRepository(
+    const subscriptionStore = new SubscriptionsRepository(
       store.collection<SubscriptionDocument>('subscriptions'),
       store.collection<ProviderEventDocument>('stripe_events'),
     );
     await subscriptionStore.createIndexes();
-    const grantRepository = new GrantRepository(accountCollection);
+    const grantRepository = new GrantsRepository(accountCollection);
     const entries = new AccountEntries(book, ledger, grantRepository);
     const grants = new PlanGrants(book, entries, grantRepository, subscriptionStore, ctx.backends.clock, ctx.logger);
     const subscriptions = new Subscriptions(

@@ -3,14 +3,14 @@ import { AccountEntries } from '../src/app/account-entries';
 import { PlanGrants } from '../src/app/grants';
 import { Subscriptions } from '../src/app/subscriptions';
 import { paymentProvider } from '../src/clients/stripe';
-import { CreditBook } from '../src/credit-book';
+import { CreditBook } from '../src/app/credit-book';
 import type { LedgerEntry } from '../src/domain/ledger';
 import type { SubscriptionDocument } from '../src/domain/subscriptions';
-import { AccountStore, type AccountDocument } from '../src/store/accounts';
-import { SpendCapRepository } from '../src/store/caps';
-import { GrantRepository } from '../src/store/grants';
-import { LedgerStore } from '../src/store/ledger';
-import { SubscriptionRepository, type ProviderEventDocument } from '../src/store/subscriptions';
+import { AccountsRepository, type AccountDocument } from '../src/store/accounts';
+import { SpendCapsRepository } from '../src/store/caps';
+import { GrantsRepository } from '../src/store/grants';
+import { LedgerRepository } from '../src/store/ledger';
+import { SubscriptionsRepository, type ProviderEventDocument } from '../src/store/subscriptions';
 import { testLogger } from './support';
 
 /** stripe-mock from deploy/backends.sh: the provider calls are real HTTP against it. */
@@ -23,29 +23,29 @@ describe('subscription periods', () => {
   const owner: Caller = { workspaceId, userId: 'usr_owner', role: 'owner', keyId: '', sessionId: '', requestId: '' };
   let clock: ManualClock;
   let accounts: InMemoryDocumentStore;
-  let repository: SubscriptionRepository;
+  let repository: SubscriptionsRepository;
   let subscriptions: Subscriptions;
   let grants: PlanGrants;
-  let ledger: LedgerStore;
+  let ledger: LedgerRepository;
 
   beforeEach(async () => {
     const store = new InMemoryDocumentStore();
     accounts = store;
     clock = new ManualClock();
     const accountCollection = store.collection<AccountDocument>('accounts');
-    ledger = new LedgerStore(store.collection<LedgerEntry>('ledger'));
-    const book = new CreditBook(new AccountStore(accountCollection), ledger, clock, testLogger);
-    repository = new SubscriptionRepository(
+    ledger = new LedgerRepository(store.collection<LedgerEntry>('ledger'));
+    const book = new CreditBook(new AccountsRepository(accountCollection), ledger, clock, testLogger);
+    repository = new SubscriptionsRepository(
       store.collection<SubscriptionDocument>('subscriptions'),
       store.collection<ProviderEventDocument>('stripe_events'),
     );
-    const grantRepository = new GrantRepository(accountCollection);
+    const grantRepository = new GrantsRepository(accountCollection);
     const entries = new AccountEntries(book, ledger, grantRepository);
     grants = new PlanGrants(book, entries, grantRepository, repository, clock, testLogger);
     subscriptions = new Subscriptions(
       paymentProvider('sk_test_downgrades', API_BASE),
       repository,
-      new SpendCapRepository(accountCollection),
+      new SpendCapsRepository(accountCollection),
       book,
       grants,
       clock,

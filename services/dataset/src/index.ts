@@ -1,10 +1,10 @@
 import { grpcModule } from '@rde/platform';
 import { dataset, protoFileOf } from '@rde/proto';
 import { datasetConfig } from './config';
-import { Datasets } from './datasets';
+import { Datasets } from './app/datasets';
 import { datasetHandlers } from './grpc/handlers';
-import { DatasetRepository } from './store/datasets';
-import { RowRepository } from './store/rows';
+import { DatasetsRepository } from './store/datasets';
+import { RowsRepository } from './store/rows';
 import { UsageRepository } from './store/usage';
 
 /** Datasets, their rows and CSV export. Nothing here is imported by other services: they call its RPCs. */
@@ -16,8 +16,8 @@ export const datasetModule = grpcModule({
     const config = datasetConfig(ctx.env);
     const store = await ctx.backends.documentStore('rde_dataset');
     const datasets = new Datasets(
-      await DatasetRepository.open(store),
-      await RowRepository.open(store),
+      await DatasetsRepository.open(store),
+      await RowsRepository.open(store),
       await UsageRepository.open(store),
       ctx.backends.clock,
       config.RDE_DATASET_WRITE_BATCH,

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { errors, httpError, type Caller, type Clock, type Logger } from '@rde/platform';
-import type { CreditBook } from '../credit-book';
+import type { CreditBook } from './credit-book';
 import type { PlanGrants } from './grants';
 import { PLAN_CATALOG, type PlanId, type TopupTier } from '../domain/plans';
 import {
@@ -27,8 +27,8 @@ import {
   type SubscriptionDocument,
   type SubscriptionView,
 } from '../domain/subscriptions';
-import type { SpendCapRepository } from '../store/caps';
-import type { SubscriptionRepository } from '../store/subscriptions';
+import type { SpendCapsRepository } from '../store/caps';
+import type { SubscriptionsRepository } from '../store/subscriptions';
 
 const MONTH_MS = 30 * 24 * 60 * 60_000;
 const SUBSCRIPTION_EVENTS = new Set([
@@ -92,8 +92,8 @@ async function provided<T>(call: Promise<T>): Promise<T> {
 export class Subscriptions {
   constructor(
     private readonly provider: Stripe | undefined,
-    private readonly subscriptions: SubscriptionRepository,
-    private readonly caps: SpendCapRepository,
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly caps: SpendCapsRepository,
     private readonly book: CreditBook,
     private readonly grants: PlanGrants,
     private readonly clock: Clock,

@@ -11,13 +11,13 @@ import {
   ROW_PAGE,
   type DatasetRecord,
   type Page,
-} from './domain/dataset';
-import { csvChunks } from './domain/csv';
-import { quotaExceeded, type QuotaLimits, type Usage } from './domain/quota';
-import { columnsOf, SAMPLE_SIZE, type Row } from './domain/rows';
-import type { DatasetRepository } from './store/datasets';
-import type { RowRepository } from './store/rows';
-import type { UsageRepository } from './store/usage';
+} from '../domain/dataset';
+import { csvChunks } from '../domain/csv';
+import { quotaExceeded, type QuotaLimits, type Usage } from '../domain/quota';
+import { columnsOf, SAMPLE_SIZE, type Row } from '../domain/rows';
+import type { DatasetsRepository } from '../store/datasets';
+import type { RowsRepository } from '../store/rows';
+import type { UsageRepository } from '../store/usage';
 
 /** Who creates a dataset and what they send. */
 export interface NewDataset {
@@ -51,8 +51,8 @@ const notFound = () => errors.notFound('Dataset not found');
 /** The dataset service's operations, every one scoped to the caller's workspace. */
 export class Datasets {
   constructor(
-    private readonly datasets: DatasetRepository,
-    private readonly rows: RowRepository,
+    private readonly datasets: DatasetsRepository,
+    private readonly rows: RowsRepository,
     private readonly usage: UsageRepository,
     private readonly clock: Clock,
     /** Rows per bulk insert. */

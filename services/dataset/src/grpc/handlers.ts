@@ -1,6 +1,6 @@
 import { errors, type Caller, type CallContext, type Handlers } from '@rde/platform';
 import { dataset } from '@rde/proto';
-import type { Datasets } from '../datasets';
+import type { Datasets } from '../app/datasets';
 import type { DatasetRecord } from '../domain/dataset';
 import { parseRow, parseRows } from '../domain/rows';
 
