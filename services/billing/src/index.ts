@@ -13,7 +13,10 @@ import { AccountEntries } from './app/account-entries';
 import { PlanGrants } from './app/grants';
 import { OperatorGrants } from './app/operator-grants';
 import { SpendCaps } from './app/spend-caps';
-import { Subscriptions } from './app/subscriptions';
+import { Checkouts } from './app/checkouts';
+import { PlanChanges } from './app/plan-changes';
+import { ProviderEvents } from './app/provider-events';
+import type { SubscriptionContext } from './app/subscription-context';
 import { paymentProvider } from './clients/stripe';
 import { billingConfig } from './config';
 import { CreditBook } from './app/credit-book';
@@ -34,7 +37,8 @@ import { LedgerRepository } from './store/ledger';
 import { Settlements } from './app/settlements';
 import { SessionsRepository, type SessionDocument } from './store/sessions';
 import { SubscriptionsRepository, type ProviderEventDocument } from './store/subscriptions';
-import type { SubscriptionDocument } from './domain/subscriptions';
+import { planStateOf, type SubscriptionDocument } from './domain/subscriptions';
+import { DueDowngrades } from './jobs/due-downgrades';
 
 export const billingModule = grpcModule({
   name: 'billing',
@@ -63,17 +67,18 @@ export const billingModule = grpcModule({
     const grantRepository = new GrantsRepository(accountCollection);
     const entries = new AccountEntries(book, ledger, grantRepository);
     const grants = new PlanGrants(book, entries, grantRepository, subscriptionStore, ctx.backends.clock, ctx.logger);
-    const subscriptions = new Subscriptions(
-      paymentProvider(config.RDE_STRIPE_SECRET_KEY, config.RDE_STRIPE_API_BASE),
-      subscriptionStore,
-      capStore,
+    const subscriptionContext: SubscriptionContext = {
+      provider: paymentProvider(config.RDE_STRIPE_SECRET_KEY, config.RDE_STRIPE_API_BASE),
+      subscriptions: subscriptionStore,
+      caps: capStore,
       book,
       grants,
-      ctx.backends.clock,
-      ctx.logger,
-      { webhookSecret: config.RDE_STRIPE_WEBHOOK_SECRET, returnUrl: config.RDE_BILLING_RETURN_URL },
-    );
-    const planState = (workspaceId: string) => subscriptions.planState(workspaceId);
+      clock: ctx.backends.clock,
+      logger: ctx.logger,
+      options: { webhookSecret: config.RDE_STRIPE_WEBHOOK_SECRET, returnUrl: config.RDE_BILLING_RETURN_URL },
+    };
+    const dueDowngrades = new DueDowngrades(subscriptionContext);
+    const planState = async (workspaceId: string) => planStateOf(await subscriptionStore.find(workspaceId));
     // Period-end work: downgrades due, then monthly grants due (a downgrade first, so the grant
     // that starts the new period is the new plan's).
     const periodJobs = new LeasedTimer(
@@ -81,7 +86,7 @@ export const billingModule = grpcModule({
       keyValue,
       ctx.logger,
       config.RDE_BILLING_PERIOD_JOBS_INTERVAL_MS,
-      async () => (await subscriptions.applyDueDowngrades()) + (await grants.grantDue()),
+      async () => (await dueDowngrades.apply()) + (await grants.grantDue()),
     );
     const consumer = new SettlementConsumer(bus, settlements, ctx.logger, {
       pauseAfterApplyMs: config.RDE_FAULT_PAUSE_AFTER_APPLY_MS,
@@ -123,7 +128,11 @@ export const billingModule = grpcModule({
         {
           fullName: 'rde.billing.v1.SubscriptionService',
           definition: billingSubscriptions.SubscriptionServiceService,
-          handlers: subscriptionHandlers(subscriptions),
+          handlers: subscriptionHandlers({
+            checkouts: new Checkouts(subscriptionContext),
+            changes: new PlanChanges(subscriptionContext),
+            events: new ProviderEvents(subscriptionContext),
+          }),
           protoFile: 'rde/billing/v1/subscriptions.proto',
         },
         {
