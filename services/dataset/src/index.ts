@@ -1,7 +1,12 @@
 import { grpcModule } from '@rde/platform';
 import { dataset, protoFileOf } from '@rde/proto';
 import { datasetConfig } from './config';
-import { Datasets } from './app/datasets';
+import { AppendRows } from './app/append-rows';
+import { CreateDataset } from './app/create-dataset';
+import type { DatasetContext } from './app/dataset-context';
+import { DeleteDataset } from './app/delete-dataset';
+import { ReadDatasets } from './app/read-datasets';
+import { UpdateRows } from './app/update-rows';
 import { datasetHandlers } from './grpc/handlers';
 import { DatasetsRepository } from './store/datasets';
 import { RowsRepository } from './store/rows';
@@ -15,24 +20,30 @@ export const datasetModule = grpcModule({
   async build(ctx) {
     const config = datasetConfig(ctx.env);
     const store = await ctx.backends.documentStore('rde_dataset');
-    const datasets = new Datasets(
-      await DatasetsRepository.open(store),
-      await RowsRepository.open(store),
-      await UsageRepository.open(store),
-      ctx.backends.clock,
-      config.RDE_DATASET_WRITE_BATCH,
-      {
+    const context: DatasetContext = {
+      datasets: await DatasetsRepository.open(store),
+      rows: await RowsRepository.open(store),
+      usage: await UsageRepository.open(store),
+      clock: ctx.backends.clock,
+      writeBatch: config.RDE_DATASET_WRITE_BATCH,
+      quota: {
         datasets: config.RDE_DATASET_QUOTA_DATASETS,
         rows: config.RDE_DATASET_QUOTA_ROWS,
         bytes: config.RDE_DATASET_QUOTA_BYTES,
       },
-    );
+    };
     return {
       services: [
         {
           fullName: 'rde.dataset.v1.DatasetService',
           definition: dataset.DatasetServiceService,
-          handlers: datasetHandlers(datasets),
+          handlers: datasetHandlers({
+            creation: new CreateDataset(context),
+            appending: new AppendRows(context),
+            reading: new ReadDatasets(context),
+            updating: new UpdateRows(context),
+            deletion: new DeleteDataset(context),
+          }),
           protoFile: protoFileOf('dataset'),
         },
       ],
