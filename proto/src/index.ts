@@ -10,7 +10,7 @@ export * as dataset from './gen/rde/dataset/v1/dataset';
 export * as workflow from './gen/rde/workflow/v1/workflow';
 export * as mcp from './gen/rde/mcp/v1/mcp';
 export * as mcpOAuth from './gen/rde/mcp/v1/oauth';
-export { protoRoot, protoFileOf } from './files';
+export { CONTRACT_SERVICES, protoRoot, protoFileOf, type ContractService } from './files';
 export * as billingEvents from './gen/rde/billing/v1/events';
 export * as billingCaps from './gen/rde/billing/v1/caps';
 export * as billingSessions from './gen/rde/billing/v1/sessions';

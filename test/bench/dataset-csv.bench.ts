@@ -12,9 +12,11 @@
  * creation's garbage first; without it that garbage is still being collected during the export.
  */
 import { createBackends, createLogger, namespacedBackends, systemClock, type Backends } from '@rde/platform';
-import { Datasets } from '../../services/dataset/src/datasets';
-import { DatasetRepository } from '../../services/dataset/src/store/datasets';
-import { RowRepository } from '../../services/dataset/src/store/rows';
+import { CreateDataset } from '../../services/dataset/src/app/create-dataset';
+import type { DatasetContext } from '../../services/dataset/src/app/dataset-context';
+import { DeleteDataset } from '../../services/dataset/src/app/delete-dataset';
+import { DatasetsRepository } from '../../services/dataset/src/store/datasets';
+import { RowsRepository } from '../../services/dataset/src/store/rows';
 import { UsageRepository } from '../../services/dataset/src/store/usage';
 import { serveDatasets } from '../../services/dataset/test/service';
 
@@ -47,20 +49,20 @@ async function main(): Promise<void> {
   // A fresh namespace: the module below opens this same database, and nothing else shares it.
   const backends = namespacedBackends(backendsFromEnv(), `bench${Date.now()}_`);
   const store = await backends.documentStore('rde_dataset');
-  const datasets = new Datasets(
-    await DatasetRepository.open(store),
-    await RowRepository.open(store),
-    await UsageRepository.open(store),
-    systemClock,
-    WRITE_BATCH,
+  const context: DatasetContext = {
+    datasets: await DatasetsRepository.open(store),
+    rows: await RowsRepository.open(store),
+    usage: await UsageRepository.open(store),
+    clock: systemClock,
+    writeBatch: WRITE_BATCH,
     // The bench measures export, not quotas.
-    { datasets: Infinity, rows: Infinity, bytes: Infinity },
-  );
+    quota: { datasets: Infinity, rows: Infinity, bytes: Infinity },
+  };
   console.log(`dataset-csv bench: rows=${ROWS} store=${process.env.RDE_MONGO_URL ? 'mongodb' : 'memory'}`);
 
   let began = performance.now();
   const rows = Array.from({ length: ROWS }, (_, n) => rowAt(n));
-  const { record } = await datasets.create({
+  const { record } = await new CreateDataset(context).create({
     workspaceId: CALLER.workspaceId,
     createdBy: CALLER.userId,
     id: '',
@@ -104,7 +106,7 @@ async function main(): Promise<void> {
 
   await served.stop();
   began = performance.now();
-  await datasets.delete(CALLER.workspaceId, record.id);
+  await new DeleteDataset(context).delete(CALLER.workspaceId, record.id);
   console.log(`  deleted in ${seconds(began).toFixed(1)} s`);
   await backends.close();
 }

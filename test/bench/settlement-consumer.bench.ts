@@ -12,7 +12,7 @@
  *   eval "$(deploy/backends.sh env)" && npx tsx test/bench/settlement-consumer.bench.ts (real Kafka, store)
  */
 import { SETTLEMENTS_TOPIC } from '../../services/billing/src/events/settlement-consumer';
-import { settlementLag } from '../../services/billing/src/metrics';
+import { settlementLag } from '../../services/billing/src/store/hold-metrics';
 import {
   BACKEND_KINDS,
   callerOf,

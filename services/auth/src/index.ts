@@ -21,8 +21,8 @@ import { AUTH_VARIABLES, authConfig, type AuthConfig } from './config';
 import { Keyring } from './domain/sealing';
 import { authHandlers } from './grpc/handlers';
 import { signInHandlers } from './grpc/sign-in-handlers';
-import { AccountService, DEV_OWNER_EMAIL, DEV_WORKSPACE_ID } from './service/accounts';
-import { KeyService } from './service/keys';
+import { AccountService, DEV_OWNER_EMAIL, DEV_WORKSPACE_ID } from './app/workspaces';
+import { KeyService } from './app/api-keys';
 import { openAuthStore } from './store';
 
 export const authModule = grpcModule({

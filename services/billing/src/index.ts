@@ -13,28 +13,32 @@ import { AccountEntries } from './app/account-entries';
 import { PlanGrants } from './app/grants';
 import { OperatorGrants } from './app/operator-grants';
 import { SpendCaps } from './app/spend-caps';
-import { Subscriptions } from './app/subscriptions';
+import { Checkouts } from './app/checkouts';
+import { PlanChanges } from './app/plan-changes';
+import { ProviderEvents } from './app/provider-events';
+import type { SubscriptionContext } from './app/subscription-context';
 import { paymentProvider } from './clients/stripe';
 import { BILLING_VARIABLES, billingConfig } from './config';
-import { CreditBook } from './credit-book';
+import { CreditBook } from './app/credit-book';
 import { SettlementConsumer } from './events/settlement-consumer';
 import { spendCapHandlers } from './grpc/caps';
 import { creditGrantHandlers } from './grpc/grants';
 import { billingHandlers } from './grpc/handlers';
-import { registerHoldMetrics } from './metrics';
+import { registerHoldMetrics } from './store/hold-metrics';
 import { overviewHandlers } from './grpc/overview';
 import { sessionHandlers } from './grpc/sessions';
 import { subscriptionHandlers } from './grpc/subscriptions';
 import { LeasedTimer } from './jobs/leased-timer';
-import { AccountStore, type AccountDocument } from './store/accounts';
+import { AccountsRepository, type AccountDocument } from './store/accounts';
 import type { LedgerEntry } from './domain/ledger';
-import { SpendCapRepository } from './store/caps';
-import { GrantRepository } from './store/grants';
-import { LedgerStore } from './store/ledger';
-import { Settlements } from './settlements';
-import { SessionRepository, type SessionDocument } from './store/sessions';
-import { SubscriptionRepository, type ProviderEventDocument } from './store/subscriptions';
-import type { SubscriptionDocument } from './domain/subscriptions';
+import { SpendCapsRepository } from './store/caps';
+import { GrantsRepository } from './store/grants';
+import { LedgerRepository } from './store/ledger';
+import { Settlements } from './app/settlements';
+import { SessionsRepository, type SessionDocument } from './store/sessions';
+import { SubscriptionsRepository, type ProviderEventDocument } from './store/subscriptions';
+import { planStateOf, type SubscriptionDocument } from './domain/subscriptions';
+import { DueDowngrades } from './jobs/due-downgrades';
 
 export const billingModule = grpcModule({
   name: 'billing',
@@ -46,35 +50,36 @@ export const billingModule = grpcModule({
     const store = await ctx.backends.documentStore('rde_billing');
     const bus = await ctx.backends.bus('billing');
     const keyValue = await ctx.backends.keyValue('billing');
-    const ledger = new LedgerStore(store.collection<LedgerEntry>('ledger'));
+    const ledger = new LedgerRepository(store.collection<LedgerEntry>('ledger'));
     await ledger.createIndexes();
     const accountCollection = store.collection<AccountDocument>('accounts');
-    const accounts = new AccountStore(accountCollection);
+    const accounts = new AccountsRepository(accountCollection);
     registerHoldMetrics(accountCollection, ctx.backends.clock);
     const book = new CreditBook(accounts, ledger, ctx.backends.clock, ctx.logger);
     const settlements = new Settlements(accounts, ledger, book, ctx.backends.clock, ctx.logger);
-    const capStore = new SpendCapRepository(accountCollection);
-    const sessionStore = new SessionRepository(store.collection<SessionDocument>('sessions'));
+    const capStore = new SpendCapsRepository(accountCollection);
+    const sessionStore = new SessionsRepository(store.collection<SessionDocument>('sessions'));
     await sessionStore.createIndexes();
-    const subscriptionStore = new SubscriptionRepository(
+    const subscriptionStore = new SubscriptionsRepository(
       store.collection<SubscriptionDocument>('subscriptions'),
       store.collection<ProviderEventDocument>('stripe_events'),
     );
     await subscriptionStore.createIndexes();
-    const grantRepository = new GrantRepository(accountCollection);
+    const grantRepository = new GrantsRepository(accountCollection);
     const entries = new AccountEntries(book, ledger, grantRepository);
     const grants = new PlanGrants(book, entries, grantRepository, subscriptionStore, ctx.backends.clock, ctx.logger);
-    const subscriptions = new Subscriptions(
-      paymentProvider(config.RDE_STRIPE_SECRET_KEY, config.RDE_STRIPE_API_BASE),
-      subscriptionStore,
-      capStore,
+    const subscriptionContext: SubscriptionContext = {
+      provider: paymentProvider(config.RDE_STRIPE_SECRET_KEY, config.RDE_STRIPE_API_BASE),
+      subscriptions: subscriptionStore,
+      caps: capStore,
       book,
       grants,
-      ctx.backends.clock,
-      ctx.logger,
-      { webhookSecret: config.RDE_STRIPE_WEBHOOK_SECRET, returnUrl: config.RDE_BILLING_RETURN_URL },
-    );
-    const planState = (workspaceId: string) => subscriptions.planState(workspaceId);
+      clock: ctx.backends.clock,
+      logger: ctx.logger,
+      options: { webhookSecret: config.RDE_STRIPE_WEBHOOK_SECRET, returnUrl: config.RDE_BILLING_RETURN_URL },
+    };
+    const dueDowngrades = new DueDowngrades(subscriptionContext);
+    const planState = async (workspaceId: string) => planStateOf(await subscriptionStore.find(workspaceId));
     // Period-end work: downgrades due, then monthly grants due (a downgrade first, so the grant
     // that starts the new period is the new plan's).
     const periodJobs = new LeasedTimer(
@@ -82,7 +87,7 @@ export const billingModule = grpcModule({
       keyValue,
       ctx.logger,
       config.RDE_BILLING_PERIOD_JOBS_INTERVAL_MS,
-      async () => (await subscriptions.applyDueDowngrades()) + (await grants.grantDue()),
+      async () => (await dueDowngrades.apply()) + (await grants.grantDue()),
     );
     const consumer = new SettlementConsumer(bus, settlements, ctx.logger, {
       pauseAfterApplyMs: config.RDE_FAULT_PAUSE_AFTER_APPLY_MS,
@@ -124,7 +129,11 @@ export const billingModule = grpcModule({
         {
           fullName: 'rde.billing.v1.SubscriptionService',
           definition: billingSubscriptions.SubscriptionServiceService,
-          handlers: subscriptionHandlers(subscriptions),
+          handlers: subscriptionHandlers({
+            checkouts: new Checkouts(subscriptionContext),
+            changes: new PlanChanges(subscriptionContext),
+            events: new ProviderEvents(subscriptionContext),
+          }),
           protoFile: 'rde/billing/v1/subscriptions.proto',
         },
         {

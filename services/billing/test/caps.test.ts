@@ -1,7 +1,7 @@
 import { InMemoryDocumentStore, type Collection } from '@rde/platform';
 import { dayKey, fitUnderCaps, memberKey, type CapFields } from '../src/domain/caps';
-import { AccountStore, type AccountDocument } from '../src/store/accounts';
-import { capGuard } from '../src/store/caps';
+import { AccountsRepository, type AccountDocument } from '../src/store/accounts';
+import { capGuard } from '../src/store/cap-guard';
 
 /** Decision 0020 and enrichment rule 9: what a Reserve may hold under the caps. */
 describe('fitUnderCaps', () => {
@@ -47,11 +47,11 @@ describe('capGuard', () => {
   const now = Date.UTC(2026, 10, 26, 12);
   const tags = { day: dayKey(now) };
   let collection: Collection<AccountDocument>;
-  let accounts: AccountStore;
+  let accounts: AccountsRepository;
 
   beforeEach(async () => {
     collection = new InMemoryDocumentStore().collection<AccountDocument>('accounts');
-    accounts = new AccountStore(collection);
+    accounts = new AccountsRepository(collection);
     await accounts.open('ws_cap', 100_000, now);
   });
 

@@ -1,10 +1,10 @@
 import { InMemoryDocumentStore, ManualClock, type Collection } from '@rde/platform';
-import { CreditBook } from '../src/credit-book';
+import { CreditBook } from '../src/app/credit-book';
 import { chargeEntry, type LedgerEntry, type Settlement } from '../src/domain/ledger';
-import { Settlements } from '../src/settlements';
-import { AccountStore, type AccountDocument } from '../src/store/accounts';
-import { LedgerStore } from '../src/store/ledger';
-import { SpendCapRepository } from '../src/store/caps';
+import { Settlements } from '../src/app/settlements';
+import { AccountsRepository, type AccountDocument } from '../src/store/accounts';
+import { LedgerRepository } from '../src/store/ledger';
+import { SpendCapsRepository } from '../src/store/caps';
 import { rejection, testLogger } from './support';
 
 /**
@@ -23,8 +23,8 @@ describe('credit book crash windows', () => {
     final: true,
   };
   let clock: ManualClock;
-  let accounts: AccountStore;
-  let ledger: LedgerStore;
+  let accounts: AccountsRepository;
+  let ledger: LedgerRepository;
   let book: CreditBook;
   let settlements: Settlements;
   let ledgerCollection: Collection<LedgerEntry>;
@@ -33,8 +33,8 @@ describe('credit book crash windows', () => {
     const store = new InMemoryDocumentStore();
     clock = new ManualClock();
     ledgerCollection = store.collection<LedgerEntry>('ledger');
-    accounts = new AccountStore(store.collection<AccountDocument>('accounts'));
-    ledger = new LedgerStore(ledgerCollection);
+    accounts = new AccountsRepository(store.collection<AccountDocument>('accounts'));
+    ledger = new LedgerRepository(ledgerCollection);
     book = new CreditBook(accounts, ledger, clock, testLogger);
     settlements = new Settlements(accounts, ledger, book, clock, testLogger);
     await book.reserve(workspaceId, {
@@ -167,7 +167,7 @@ describe('reserve from the account as this replica last saw it', () => {
   const workspaceId = 'ws_replicas';
   let one: CreditBook;
   let other: CreditBook;
-  let caps: SpendCapRepository;
+  let caps: SpendCapsRepository;
   const hold = (id: string, amount: number, sessionId = '') => ({
     id,
     amount,
@@ -182,10 +182,10 @@ describe('reserve from the account as this replica last saw it', () => {
     const store = new InMemoryDocumentStore();
     const clock = new ManualClock();
     const accountCollection = store.collection<AccountDocument>('accounts');
-    const ledger = new LedgerStore(store.collection<LedgerEntry>('ledger'));
-    one = new CreditBook(new AccountStore(accountCollection), ledger, clock, testLogger);
-    other = new CreditBook(new AccountStore(accountCollection), ledger, clock, testLogger);
-    caps = new SpendCapRepository(accountCollection);
+    const ledger = new LedgerRepository(store.collection<LedgerEntry>('ledger'));
+    one = new CreditBook(new AccountsRepository(accountCollection), ledger, clock, testLogger);
+    other = new CreditBook(new AccountsRepository(accountCollection), ledger, clock, testLogger);
+    caps = new SpendCapsRepository(accountCollection);
     await one.reserve(workspaceId, hold('run_first', 10_000));
   });
 

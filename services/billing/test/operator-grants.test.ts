@@ -2,12 +2,12 @@ import { createClient, InMemoryDocumentStore, ManualClock, type Collection } fro
 import { billingGrants } from '@rde/proto';
 import { AccountEntries } from '../src/app/account-entries';
 import { OperatorGrants } from '../src/app/operator-grants';
-import { CreditBook } from '../src/credit-book';
+import { CreditBook } from '../src/app/credit-book';
 import type { LedgerEntry } from '../src/domain/ledger';
 import { checkedGrant, operatorGrantEntry } from '../src/domain/operator-grants';
-import { AccountStore, type AccountDocument } from '../src/store/accounts';
-import { GrantRepository } from '../src/store/grants';
-import { LedgerStore } from '../src/store/ledger';
+import { AccountsRepository, type AccountDocument } from '../src/store/accounts';
+import { GrantsRepository } from '../src/store/grants';
+import { LedgerRepository } from '../src/store/ledger';
 import { BACKEND_KINDS, ledgerOf, moneyOf, rejection, startBilling, testLogger, type RunningBilling } from './support';
 
 const request = (workspaceId: string, overrides: Partial<billingGrants.GrantCreditsRequest> = {}) => ({
@@ -71,21 +71,21 @@ describe.each(BACKEND_KINDS)('GrantCredits (%s backends)', (kind) => {
 describe('operator grant crash windows', () => {
   const workspaceId = 'ws_grant_crash';
   let clock: ManualClock;
-  let accounts: AccountStore;
+  let accounts: AccountsRepository;
   let ledgerCollection: Collection<LedgerEntry>;
   let book: CreditBook;
   let operatorGrants: OperatorGrants;
-  let grants: GrantRepository;
+  let grants: GrantsRepository;
 
   beforeEach(async () => {
     const store = new InMemoryDocumentStore();
     clock = new ManualClock();
     const accountCollection = store.collection<AccountDocument>('accounts');
-    accounts = new AccountStore(accountCollection);
+    accounts = new AccountsRepository(accountCollection);
     ledgerCollection = store.collection<LedgerEntry>('ledger');
-    const ledger = new LedgerStore(ledgerCollection);
+    const ledger = new LedgerRepository(ledgerCollection);
     book = new CreditBook(accounts, ledger, clock, testLogger);
-    grants = new GrantRepository(accountCollection);
+    grants = new GrantsRepository(accountCollection);
     operatorGrants = new OperatorGrants(book, ledger, new AccountEntries(book, ledger, grants), clock, testLogger);
   });
 

@@ -1,27 +1,27 @@
 import { InMemoryDocumentStore, ManualClock } from '@rde/platform';
-import { CreditBook } from '../src/credit-book';
+import { CreditBook } from '../src/app/credit-book';
 import { millicredits } from '../src/domain/credits';
 import { buckets } from '../src/domain/overview';
 import { PLAN_CATALOG } from '../src/domain/plans';
 import { topupTierCovering } from '../src/domain/purchases';
-import { AccountStore, type AccountDocument, type Draw } from '../src/store/accounts';
-import { GrantRepository } from '../src/store/grants';
-import { LedgerStore } from '../src/store/ledger';
+import { AccountsRepository, type AccountDocument, type Draw } from '../src/store/accounts';
+import { GrantsRepository } from '../src/store/grants';
+import { LedgerRepository } from '../src/store/ledger';
 import { testLogger } from './support';
 
 /** Purchased credits are spent after plan credits: the draw lowers the counter only past the plan part (decision 0040). */
 describe('purchased credits bucket', () => {
   const workspaceId = 'ws_purchase';
-  let accounts: AccountStore;
-  let grants: GrantRepository;
+  let accounts: AccountsRepository;
+  let grants: GrantsRepository;
 
   beforeEach(async () => {
     const store = new InMemoryDocumentStore();
     const collection = store.collection<AccountDocument>('accounts');
-    accounts = new AccountStore(collection);
-    grants = new GrantRepository(collection);
+    accounts = new AccountsRepository(collection);
+    grants = new GrantsRepository(collection);
     const clock = new ManualClock();
-    const book = new CreditBook(accounts, new LedgerStore(store.collection('ledger')), clock, testLogger);
+    const book = new CreditBook(accounts, new LedgerRepository(store.collection('ledger')), clock, testLogger);
     await book.account(workspaceId); // the free grant: 100 plan credits
     expect(await grants.apply((await accounts.find(workspaceId))!, 'purchase:cs_1', millicredits(500), true)).toBe(
       true,

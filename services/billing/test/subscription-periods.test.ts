@@ -1,16 +1,17 @@
 import { InMemoryDocumentStore, ManualClock, type Caller } from '@rde/platform';
 import { AccountEntries } from '../src/app/account-entries';
 import { PlanGrants } from '../src/app/grants';
-import { Subscriptions } from '../src/app/subscriptions';
+import { PlanChanges } from '../src/app/plan-changes';
+import { DueDowngrades } from '../src/jobs/due-downgrades';
 import { paymentProvider } from '../src/clients/stripe';
-import { CreditBook } from '../src/credit-book';
+import { CreditBook } from '../src/app/credit-book';
 import type { LedgerEntry } from '../src/domain/ledger';
 import type { SubscriptionDocument } from '../src/domain/subscriptions';
-import { AccountStore, type AccountDocument } from '../src/store/accounts';
-import { SpendCapRepository } from '../src/store/caps';
-import { GrantRepository } from '../src/store/grants';
-import { LedgerStore } from '../src/store/ledger';
-import { SubscriptionRepository, type ProviderEventDocument } from '../src/store/subscriptions';
+import { AccountsRepository, type AccountDocument } from '../src/store/accounts';
+import { SpendCapsRepository } from '../src/store/caps';
+import { GrantsRepository } from '../src/store/grants';
+import { LedgerRepository } from '../src/store/ledger';
+import { SubscriptionsRepository, type ProviderEventDocument } from '../src/store/subscriptions';
 import { testLogger } from './support';
 
 /** stripe-mock from deploy/backends.sh: the provider calls are real HTTP against it. */
@@ -23,35 +24,38 @@ describe('subscription periods', () => {
   const owner: Caller = { workspaceId, userId: 'usr_owner', role: 'owner', keyId: '', sessionId: '', requestId: '' };
   let clock: ManualClock;
   let accounts: InMemoryDocumentStore;
-  let repository: SubscriptionRepository;
-  let subscriptions: Subscriptions;
+  let repository: SubscriptionsRepository;
+  let subscriptions: PlanChanges;
+  let downgrades: DueDowngrades;
   let grants: PlanGrants;
-  let ledger: LedgerStore;
+  let ledger: LedgerRepository;
 
   beforeEach(async () => {
     const store = new InMemoryDocumentStore();
     accounts = store;
     clock = new ManualClock();
     const accountCollection = store.collection<AccountDocument>('accounts');
-    ledger = new LedgerStore(store.collection<LedgerEntry>('ledger'));
-    const book = new CreditBook(new AccountStore(accountCollection), ledger, clock, testLogger);
-    repository = new SubscriptionRepository(
+    ledger = new LedgerRepository(store.collection<LedgerEntry>('ledger'));
+    const book = new CreditBook(new AccountsRepository(accountCollection), ledger, clock, testLogger);
+    repository = new SubscriptionsRepository(
       store.collection<SubscriptionDocument>('subscriptions'),
       store.collection<ProviderEventDocument>('stripe_events'),
     );
-    const grantRepository = new GrantRepository(accountCollection);
+    const grantRepository = new GrantsRepository(accountCollection);
     const entries = new AccountEntries(book, ledger, grantRepository);
     grants = new PlanGrants(book, entries, grantRepository, repository, clock, testLogger);
-    subscriptions = new Subscriptions(
-      paymentProvider('sk_test_downgrades', API_BASE),
-      repository,
-      new SpendCapRepository(accountCollection),
+    const context = {
+      provider: paymentProvider('sk_test_downgrades', API_BASE),
+      subscriptions: repository,
+      caps: new SpendCapsRepository(accountCollection),
       book,
       grants,
       clock,
-      testLogger,
-      { webhookSecret: 'whsec_unused', returnUrl: 'http://127.0.0.1/billing' },
-    );
+      logger: testLogger,
+      options: { webhookSecret: 'whsec_unused', returnUrl: 'http://127.0.0.1/billing' },
+    };
+    subscriptions = new PlanChanges(context);
+    downgrades = new DueDowngrades(context);
     await book.account(workspaceId);
     await repository.applyProviderState(workspaceId, {
       stripe_customer_id: 'cus_1',
@@ -77,24 +81,24 @@ describe('subscription periods', () => {
     });
 
     clock.advance(29 * DAY_MS);
-    expect(await subscriptions.applyDueDowngrades()).toBe(0);
+    expect(await downgrades.apply()).toBe(0);
     expect((await repository.find(workspaceId))?.plan_id).toBe('pro');
 
     clock.advance(DAY_MS);
-    expect(await subscriptions.applyDueDowngrades()).toBe(1);
+    expect(await downgrades.apply()).toBe(1);
     const applied = await repository.find(workspaceId);
     expect(applied).toMatchObject({ plan_id: 'starter', pending_plan_id: null, pending_cadence: null });
     expect(applied?.cap_grace_until).toBeGreaterThan(clock.now());
     expect((await account()).plan_id).toBe('starter');
 
-    expect(await subscriptions.applyDueDowngrades()).toBe(0);
+    expect(await downgrades.apply()).toBe(0);
   });
 
   test('a cancellation before the period end drops the pending downgrade', async () => {
     await subscriptions.change(owner, 'starter', 'monthly');
     await subscriptions.cancel(owner, false);
     clock.advance(31 * DAY_MS);
-    expect(await subscriptions.applyDueDowngrades()).toBe(0);
+    expect(await downgrades.apply()).toBe(0);
     expect((await repository.find(workspaceId))?.plan_id).toBe('pro');
   });
 

@@ -1,10 +1,15 @@
 import { grpcModule } from '@rde/platform';
 import { dataset, protoFileOf } from '@rde/proto';
 import { DATASET_VARIABLES, datasetConfig } from './config';
-import { Datasets } from './datasets';
+import { AppendRows } from './app/append-rows';
+import { CreateDataset } from './app/create-dataset';
+import type { DatasetContext } from './app/dataset-context';
+import { DeleteDataset } from './app/delete-dataset';
+import { ReadDatasets } from './app/read-datasets';
+import { UpdateRows } from './app/update-rows';
 import { datasetHandlers } from './grpc/handlers';
-import { DatasetRepository } from './store/datasets';
-import { RowRepository } from './store/rows';
+import { DatasetsRepository } from './store/datasets';
+import { RowsRepository } from './store/rows';
 import { UsageRepository } from './store/usage';
 
 /** Datasets, their rows and CSV export. Nothing here is imported by other services: they call its RPCs. */
@@ -16,24 +21,30 @@ export const datasetModule = grpcModule({
   async build(ctx) {
     const config = datasetConfig(ctx.env);
     const store = await ctx.backends.documentStore('rde_dataset');
-    const datasets = new Datasets(
-      await DatasetRepository.open(store),
-      await RowRepository.open(store),
-      await UsageRepository.open(store),
-      ctx.backends.clock,
-      config.RDE_DATASET_WRITE_BATCH,
-      {
+    const context: DatasetContext = {
+      datasets: await DatasetsRepository.open(store),
+      rows: await RowsRepository.open(store),
+      usage: await UsageRepository.open(store),
+      clock: ctx.backends.clock,
+      writeBatch: config.RDE_DATASET_WRITE_BATCH,
+      quota: {
         datasets: config.RDE_DATASET_QUOTA_DATASETS,
         rows: config.RDE_DATASET_QUOTA_ROWS,
         bytes: config.RDE_DATASET_QUOTA_BYTES,
       },
-    );
+    };
     return {
       services: [
         {
           fullName: 'rde.dataset.v1.DatasetService',
           definition: dataset.DatasetServiceService,
-          handlers: datasetHandlers(datasets),
+          handlers: datasetHandlers({
+            creation: new CreateDataset(context),
+            appending: new AppendRows(context),
+            reading: new ReadDatasets(context),
+            updating: new UpdateRows(context),
+            deletion: new DeleteDataset(context),
+          }),
           protoFile: protoFileOf('dataset'),
         },
       ],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { env, listenOn, loadConfig, type ConfigShape } from './config';
 import type { ModuleContext, RunningModule, ServiceModule } from './module';
+import type { ServiceName } from './service-names';
 import { GrpcServer, type HostedService } from './grpc/server';
 import { telemetryEnabled } from './telemetry';
 
@@ -15,10 +16,10 @@ export interface ServiceRuntime {
 }
 
 export interface GrpcModuleSpec {
-  readonly name: string;
+  readonly name: ServiceName;
   /** Where a separate process listens unless `RDE_<NAME>_PORT` says otherwise; all-in-one binds any free port. */
   readonly defaultPort: number;
-  readonly dependencies: readonly string[];
+  readonly dependencies: readonly ServiceName[];
   /** The service's own variables (its config.ts); the server's are added here. */
   readonly config: ConfigShape;
   build(ctx: ModuleContext): Promise<ServiceRuntime>;

@@ -1,4 +1,5 @@
 export * from './module';
+export * from './service-names';
 export * from './config';
 export * from './logger';
 export * from './clock';

@@ -1,14 +1,15 @@
 import type { Logger } from './logger';
 import type { Backends } from './backends';
 import type { ConfigShape } from './config';
+import type { ServiceName } from './service-names';
 
 /**
  * A service is a module: a name, the modules it needs started first, and start/stop.
  * `rde start --target=…` resolves targets against one registry of these (Loki's modules.go).
  */
 export interface ServiceModule {
-  readonly name: string;
-  readonly dependencies: readonly string[];
+  readonly name: ServiceName;
+  readonly dependencies: readonly ServiceName[];
   /**
    * Every variable the module reads: `rde start` checks those of all its modules before starting any,
    * and names the closest known one for an `RDE_*` variable no module declares (decision 0058).
@@ -37,16 +38,16 @@ export interface ModuleContext {
 
 /** Resolves another module's address: the in-process registry in all-in-one mode, `RDE_<NAME>_ADDR` otherwise. */
 export interface AddressBook {
-  get(moduleName: string): string;
+  get(moduleName: ServiceName): string;
 }
 
 export class EnvAddressBook implements AddressBook {
   constructor(
     private readonly env: NodeJS.ProcessEnv,
-    private readonly local: Map<string, string> = new Map(),
+    private readonly local: Map<ServiceName, string> = new Map(),
   ) {}
 
-  get(moduleName: string): string {
+  get(moduleName: ServiceName): string {
     const local = this.local.get(moduleName);
     if (local) return local;
     const variable = `RDE_${moduleName.toUpperCase()}_ADDR`;
@@ -55,7 +56,7 @@ export class EnvAddressBook implements AddressBook {
     return fromEnv;
   }
 
-  register(moduleName: string, address: string): void {
+  register(moduleName: ServiceName, address: string): void {
     this.local.set(moduleName, address);
   }
 }

@@ -1,9 +1,9 @@
-import type { ServiceModule } from '@rde/platform';
+import type { ServiceModule, ServiceName } from '@rde/platform';
 
 export class TargetError extends Error {}
 
 /** Modules that imitate third parties (the vendors): real ones are remote, so these may run apart. */
-const THIRD_PARTY_IMITATIONS: readonly string[] = ['sandbox'];
+const THIRD_PARTY_IMITATIONS: readonly ServiceName[] = ['sandbox'];
 
 /**
  * Whether a process running `chosen` is the all-in-one: every module of RDE's own in it, so its
@@ -19,7 +19,8 @@ export function isAllInOne(chosen: readonly ServiceModule[], modules: readonly S
  * depends on that run in the same process (the others are reached over the network).
  */
 export function resolveTargets(target: string, modules: readonly ServiceModule[]): ServiceModule[] {
-  const byName = new Map(modules.map((m) => [m.name, m]));
+  // Keyed by string: the names come from the command line.
+  const byName = new Map<string, ServiceModule>(modules.map((m) => [m.name, m]));
   const names = target === 'all' ? [...byName.keys()] : target.split(',').map((n) => n.trim());
   const unknown = names.filter((n) => !byName.has(n));
   if (unknown.length > 0 || names.length === 0) {

@@ -1,9 +1,9 @@
-import { ConfigError, env, type ServiceModule } from '@rde/platform';
+import { ConfigError, env, type ServiceModule, type ServiceName } from '@rde/platform';
 import { checkedConfig, variablesRead } from '../src/config';
 import { unknownVariables } from '../src/unknown-variables';
 
 const moduleReading = (name: string, config: ServiceModule['config']): ServiceModule => ({
-  name,
+  name: name as ServiceName,
   dependencies: [],
   config,
   start: async () => ({ address: name, stop: async () => undefined }),

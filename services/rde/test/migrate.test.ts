@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { ServiceModule } from '@rde/platform';
+import type { ServiceModule, ServiceName } from '@rde/platform';
 import { backendsFromEnv } from '../src/backends';
 import { migrate, parseMigrateArgs } from '../src/migrate';
 import { TargetError } from '../src/targets';
@@ -8,9 +8,10 @@ const logger = pino({ level: 'silent' });
 
 /** Modules that record their migration; `web` has none, like the gateway. */
 function recordingModules(migrated: string[]): ServiceModule[] {
+  // Made-up names stand outside the registry's type on purpose.
   const module = (name: string, dependencies: string[] = []): ServiceModule => ({
-    name,
-    dependencies,
+    name: name as ServiceName,
+    dependencies: dependencies as ServiceName[],
     config: {},
     start: async () => ({ address: '', stop: async () => undefined }),
     migrate: async () => void migrated.push(name),

@@ -1,9 +1,10 @@
-import type { ServiceModule } from '@rde/platform';
+import type { ServiceModule, ServiceName } from '@rde/platform';
 import { isAllInOne, resolveTargets, TargetError } from '../src/targets';
 
+// Made-up names (a cycle of 'a' and 'b') stand outside the registry's type on purpose.
 const moduleNamed = (name: string, dependencies: string[] = []): ServiceModule => ({
-  name,
-  dependencies,
+  name: name as ServiceName,
+  dependencies: dependencies as ServiceName[],
   config: {},
   start: async () => ({ address: name, stop: async () => undefined }),
 });

@@ -2,7 +2,7 @@ import { errors, httpError, type Caller, type Clock, type KeyValue } from '@rde/
 import { hashSecret, mintSecret } from '../domain/secrets';
 import { CLAIM_TTL_MS } from '../domain/sign-in';
 import type { AuthStore, ClaimDocument } from '../store';
-import type { KeyService } from '../service/keys';
+import type { KeyService } from './api-keys';
 import type { Members } from './members';
 
 /** Browser sessions' ids start so; an API key's caller cannot approve a claim. */

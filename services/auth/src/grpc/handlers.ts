@@ -1,8 +1,8 @@
 import { errors, type Caller, type Handlers } from '@rde/platform';
 import type { auth } from '@rde/proto';
 import { addMemberInput, createKeyInput, createWorkspaceInput, parseInput, removeMemberInput } from '../domain/inputs';
-import type { AccountService } from '../service/accounts';
-import type { KeyService } from '../service/keys';
+import type { AccountService } from '../app/workspaces';
+import type { KeyService } from '../app/api-keys';
 import { toApiKey, toUser, toWorkspace } from './messages';
 
 /** Proto ⇄ service translation only; the rules live in the services. */

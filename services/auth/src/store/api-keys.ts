@@ -16,14 +16,14 @@ export type ApiKeyDocument = {
   revoked_at_ms: number | null;
 };
 
-export class ApiKeys {
+export class ApiKeysRepository {
   private constructor(private readonly collection: Collection<ApiKeyDocument>) {}
 
-  static async open(store: DocumentStore): Promise<ApiKeys> {
+  static async open(store: DocumentStore): Promise<ApiKeysRepository> {
     const collection = store.collection<ApiKeyDocument>('api_keys');
     await collection.createIndex({ keys: { key_hash: 1 }, unique: true, name: 'key_hash_unique' });
     await collection.createIndex({ keys: { workspace_id: 1, created_at_ms: 1 }, name: 'workspace_created' });
-    return new ApiKeys(collection);
+    return new ApiKeysRepository(collection);
   }
 
   /** Stores a key; false when its id or the key itself (its hash) is stored already. */

@@ -1,8 +1,8 @@
 import type { Clock, DocumentStore } from '@rde/platform';
-import { ApiKeys } from './api-keys';
-import { Memberships } from './memberships';
-import { Users } from './users';
-import { Workspaces } from './workspaces';
+import { ApiKeysRepository } from './api-keys';
+import { MembershipsRepository } from './memberships';
+import { UsersRepository } from './users';
+import { WorkspacesRepository } from './workspaces';
 import { ClaimsRepository } from './claims';
 import { FeedbackRepository } from './feedback';
 import { IntegrationsRepository } from './integrations';
@@ -25,10 +25,10 @@ export type { SessionDocument } from './sessions';
 
 /** The auth service's repositories over its own database. */
 export interface AuthStore {
-  readonly users: Users;
-  readonly workspaces: Workspaces;
-  readonly memberships: Memberships;
-  readonly keys: ApiKeys;
+  readonly users: UsersRepository;
+  readonly workspaces: WorkspacesRepository;
+  readonly memberships: MembershipsRepository;
+  readonly keys: ApiKeysRepository;
   readonly sessions: SessionsRepository;
   readonly magicLinks: MagicLinksRepository;
   readonly claims: ClaimsRepository;
@@ -41,10 +41,10 @@ export interface AuthStore {
 /** Opens every repository, creating its indexes (idempotent, so every replica does it at start). */
 export async function openAuthStore(store: DocumentStore, clock: Clock): Promise<AuthStore> {
   return {
-    users: await Users.open(store, clock),
-    workspaces: new Workspaces(store),
-    memberships: await Memberships.open(store),
-    keys: await ApiKeys.open(store),
+    users: await UsersRepository.open(store, clock),
+    workspaces: new WorkspacesRepository(store),
+    memberships: await MembershipsRepository.open(store),
+    keys: await ApiKeysRepository.open(store),
     sessions: await SessionsRepository.open(store),
     magicLinks: await MagicLinksRepository.open(store),
     claims: await ClaimsRepository.open(store),

@@ -12,17 +12,17 @@ export type MembershipDocument = {
 };
 
 /** Who belongs to which workspace, with which role: at most one membership per (workspace, user). */
-export class Memberships {
+export class MembershipsRepository {
   private constructor(private readonly collection: Collection<MembershipDocument>) {}
 
-  static async open(store: DocumentStore): Promise<Memberships> {
+  static async open(store: DocumentStore): Promise<MembershipsRepository> {
     const collection = store.collection<MembershipDocument>('memberships');
     await collection.createIndex({
       keys: { workspace_id: 1, user_id: 1 },
       unique: true,
       name: 'workspace_user_unique',
     });
-    return new Memberships(collection);
+    return new MembershipsRepository(collection);
   }
 
   /** Adds a user to a workspace; false when they already belong to it. */

@@ -15,16 +15,16 @@ export type UserDocument = {
 };
 
 /** Users, one per (lowercased) email: a unique index keeps it so across replicas. */
-export class Users {
+export class UsersRepository {
   private constructor(
     private readonly collection: Collection<UserDocument>,
     private readonly clock: Clock,
   ) {}
 
-  static async open(store: DocumentStore, clock: Clock): Promise<Users> {
+  static async open(store: DocumentStore, clock: Clock): Promise<UsersRepository> {
     const collection = store.collection<UserDocument>('users');
     await collection.createIndex({ keys: { email: 1 }, unique: true, name: 'email_unique' });
-    return new Users(collection, clock);
+    return new UsersRepository(collection, clock);
   }
 
   /** The user with this email, created when new; two racing callers get the same user. */

@@ -3,7 +3,7 @@ import { insertUnlessExists } from './insert';
 
 export type WorkspaceDocument = { _id: string; name: string; owner_user_id: string; created_at_ms: number };
 
-export class Workspaces {
+export class WorkspacesRepository {
   private readonly collection: Collection<WorkspaceDocument>;
 
   constructor(store: DocumentStore) {

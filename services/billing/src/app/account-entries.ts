@@ -1,7 +1,7 @@
-import type { CreditBook } from '../credit-book';
+import type { CreditBook } from './credit-book';
 import type { LedgerEntry } from '../domain/ledger';
-import type { GrantRepository } from '../store/grants';
-import type { LedgerStore } from '../store/ledger';
+import type { GrantsRepository } from '../store/grants';
+import type { LedgerRepository } from '../store/ledger';
 
 const MAX_ROUNDS = 50;
 
@@ -14,8 +14,8 @@ const MAX_ROUNDS = 50;
 export class AccountEntries {
   constructor(
     private readonly book: CreditBook,
-    private readonly ledger: LedgerStore,
-    private readonly grants: GrantRepository,
+    private readonly ledger: LedgerRepository,
+    private readonly grants: GrantsRepository,
   ) {}
 
   /** Ledger first (the first amount written wins), then the account once, then balance_after. */

@@ -1,11 +1,11 @@
 import type { Clock, Logger } from '@rde/platform';
-import type { CreditBook } from '../credit-book';
+import type { CreditBook } from './credit-book';
 import { monthlyGrant, nextMonth, planGrantEntry, rolloverEntry, rolloverExcess } from '../domain/grants';
 import type { LedgerEntry } from '../domain/ledger';
 import { purchasedRemaining } from '../domain/purchases';
 import { isLive, type SubscriptionDocument } from '../domain/subscriptions';
-import type { GrantRepository } from '../store/grants';
-import type { SubscriptionRepository } from '../store/subscriptions';
+import type { GrantsRepository } from '../store/grants';
+import type { SubscriptionsRepository } from '../store/subscriptions';
 import type { AccountEntries } from './account-entries';
 
 /**
@@ -17,8 +17,8 @@ export class PlanGrants {
   constructor(
     private readonly book: CreditBook,
     private readonly entries: AccountEntries,
-    private readonly grants: GrantRepository,
-    private readonly subscriptions: SubscriptionRepository,
+    private readonly grants: GrantsRepository,
+    private readonly subscriptions: SubscriptionsRepository,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}

@@ -1,9 +1,9 @@
 import type { Clock, Logger } from '@rde/platform';
 import type { billingGrants } from '@rde/proto';
-import type { CreditBook } from '../credit-book';
+import type { CreditBook } from './credit-book';
 import type { LedgerEntry } from '../domain/ledger';
 import { assertSameGrant, checkedGrant, operatorGrantEntry } from '../domain/operator-grants';
-import type { LedgerStore } from '../store/ledger';
+import type { LedgerRepository } from '../store/ledger';
 import type { AccountEntries } from './account-entries';
 
 /**
@@ -14,7 +14,7 @@ import type { AccountEntries } from './account-entries';
 export class OperatorGrants {
   constructor(
     private readonly book: CreditBook,
-    private readonly ledger: LedgerStore,
+    private readonly ledger: LedgerRepository,
     private readonly entries: AccountEntries,
     private readonly clock: Clock,
     private readonly logger: Logger,

@@ -1,11 +1,11 @@
 import { errors, type Caller, type Clock, type Update } from '@rde/platform';
-import type { CreditBook } from '../credit-book';
+import type { CreditBook } from './credit-book';
 import { millicreditsToCents, type SessionMoney } from '../domain/caps';
 import { isOwner } from '../domain/roles';
 import { isStepStatus, newSessionId, requireSessionId } from '../domain/sessions';
 import type { PlanId } from '../domain/plans';
-import type { SpendCapRepository } from '../store/caps';
-import type { SessionDocument, SessionRepository } from '../store/sessions';
+import type { SpendCapsRepository } from '../store/caps';
+import type { SessionDocument, SessionsRepository } from '../store/sessions';
 
 const MEMBER_LIMIT_DETAIL =
   'A member may only lower a session cap below the workspace default; raising or clearing it needs the owner.';
@@ -34,8 +34,8 @@ export type SessionView = ReturnType<typeof sessionView>;
 export class Sessions {
   constructor(
     private readonly book: CreditBook,
-    private readonly sessions: SessionRepository,
-    private readonly caps: SpendCapRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly caps: SpendCapsRepository,
     private readonly clock: Clock,
   ) {}
 

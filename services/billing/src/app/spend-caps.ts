@@ -1,8 +1,8 @@
 import { errors, type Caller, type Clock } from '@rde/platform';
-import type { CreditBook } from '../credit-book';
+import type { CreditBook } from './credit-book';
 import { memberKey, millicreditsToCents, windowSpend } from '../domain/caps';
 import { requireOwner } from '../domain/roles';
-import type { SpendCapRepository } from '../store/caps';
+import type { SpendCapsRepository } from '../store/caps';
 
 export interface MemberCapRow {
   user_id: string;
@@ -22,7 +22,7 @@ function capValue(amount: number, unit: string): number | undefined {
 export class SpendCaps {
   constructor(
     private readonly book: CreditBook,
-    private readonly caps: SpendCapRepository,
+    private readonly caps: SpendCapsRepository,
     private readonly clock: Clock,
   ) {}
 

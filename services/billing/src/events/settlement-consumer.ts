@@ -4,8 +4,8 @@ import { billingEvents, topics } from '@rde/proto';
 import { isMillicredits } from '../domain/credits';
 import { isHoldId } from '../domain/holds';
 import type { Charge, Settlement } from '../domain/ledger';
-import { settlementLag } from '../metrics';
-import type { Settlements } from '../settlements';
+import { settlementLag } from '../store/hold-metrics';
+import type { Settlements } from '../app/settlements';
 
 export const SETTLEMENTS_TOPIC = topics.SETTLEMENTS;
 export const CONSUMER_GROUP = 'billing';

@@ -1,13 +1,13 @@
 import { errors, type CallContext, type ErrorBody, type Handlers } from '@rde/platform';
 import { billing, type common } from '@rde/proto';
-import type { CreditBook } from '../credit-book';
+import type { CreditBook } from '../app/credit-book';
 import { isMillicredits } from '../domain/credits';
 import { isHoldId } from '../domain/holds';
 import type { LedgerEntry } from '../domain/ledger';
 import { PLAN_CATALOG } from '../domain/plans';
 import type { PlanState } from '../domain/subscriptions';
 import type { AccountDocument } from '../store/accounts';
-import type { LedgerStore } from '../store/ledger';
+import type { LedgerRepository } from '../store/ledger';
 
 const RECENT_DEFAULT = 10;
 const RECENT_MAX = 100;
@@ -17,7 +17,7 @@ const HOLD_TTL_MAX_MS = 24 * 60 * 60_000;
 
 export interface BillingHandlerDependencies {
   book: CreditBook;
-  ledger: LedgerStore;
+  ledger: LedgerRepository;
   defaultHoldTtlMs: number;
   planState(workspaceId: string): Promise<PlanState>;
 }

@@ -1,9 +1,9 @@
 import type { Clock, Handlers } from '@rde/platform';
 import type { billingOverview } from '@rde/proto';
-import type { CreditBook } from '../credit-book';
+import type { CreditBook } from '../app/credit-book';
 import { overview } from '../domain/overview';
 import type { PlanState } from '../domain/subscriptions';
-import type { LedgerStore } from '../store/ledger';
+import type { LedgerRepository } from '../store/ledger';
 import { callerOf } from './caller';
 import { json, toLedgerEntry } from './handlers';
 
@@ -15,7 +15,7 @@ const AUTO_TOP_UP_OFF = { enabled: false, threshold_credits: null, topup_credits
 
 export interface OverviewDependencies {
   book: CreditBook;
-  ledger: LedgerStore;
+  ledger: LedgerRepository;
   clock: Clock;
   planState(workspaceId: string): Promise<PlanState>;
 }

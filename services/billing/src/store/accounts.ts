@@ -3,7 +3,7 @@ import { capTags, spendIncrements, type CapFields, type CapTags } from '../domai
 import { chargeKey, holdRemaining, splitCharge } from '../domain/holds';
 import type { PlanId } from '../domain/plans';
 import { purchasedRemaining } from '../domain/purchases';
-import type { CapGuard } from './caps';
+import type { CapGuard } from './cap-guard';
 
 /** A charge drawn on the account, kept where a replay looks for it (decision 0004, amended). */
 export interface AppliedCharge {
@@ -72,7 +72,7 @@ export interface NewHold {
 }
 
 /** The account's atomic steps. Each returns whether its guard held; callers re-read and retry. */
-export class AccountStore {
+export class AccountsRepository {
   constructor(private readonly collection: Collection<AccountDocument>) {}
 
   find(workspaceId: string): Promise<AccountDocument | null> {
@@ -195,7 +195,7 @@ export interface AccountWrite {
 }
 
 /**
- * The write drawing `draws` on the account as read (see AccountStore.draw), what it records for
+ * The write drawing `draws` on the account as read (see AccountsRepository.draw), what it records for
  * each charge, and the holds it draws on as they are once it is applied.
  */
 export function drawWrite(account: AccountDocument, draws: Draw[], now: number) {
@@ -248,7 +248,7 @@ export function drawWrite(account: AccountDocument, draws: Draw[], now: number) 
   return { write: { filter, update: { $set, $inc } }, recorded, holdsAfter };
 }
 
-/** The write removing the holds as read and giving back what they did not draw (see AccountStore.release). */
+/** The write removing the holds as read and giving back what they did not draw (see AccountsRepository.release). */
 export function releaseWrite(workspaceId: string, holds: [string, HoldRecord][]): AccountWrite {
   const filter: Filter = { _id: workspaceId };
   const $unset: Record<string, ''> = {};

@@ -9,7 +9,7 @@ export interface AppliedGrant {
 }
 
 /** Grant-side writes on the account document: `grants.<key>` marks an entry applied. */
-export class GrantRepository {
+export class GrantsRepository {
   constructor(private readonly accounts: Collection<AccountDocument>) {}
 
   /** The entry as applied, if it was. */

@@ -6,7 +6,7 @@ import type { AppliedCharge } from './accounts';
 const OLDEST_FIRST = { created_at: 1, _id: 1 } as const;
 const NEWEST_FIRST = { created_at: -1, _id: -1 } as const;
 
-export class LedgerStore {
+export class LedgerRepository {
   constructor(private readonly collection: Collection<LedgerEntry>) {}
 
   async createIndexes(): Promise<void> {

@@ -20,7 +20,7 @@ export type SessionDocument = {
   ended_at: number | null;
 };
 
-export class SessionRepository {
+export class SessionsRepository {
   constructor(private readonly collection: Collection<SessionDocument>) {}
 
   async createIndexes(): Promise<void> {

@@ -11,7 +11,7 @@ type ProviderState = Omit<
 >;
 
 /** Subscriptions by workspace; every change is one single-document update. */
-export class SubscriptionRepository {
+export class SubscriptionsRepository {
   constructor(
     private readonly subscriptions: Collection<SubscriptionDocument>,
     private readonly events: Collection<ProviderEventDocument>,

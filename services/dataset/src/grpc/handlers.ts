@@ -1,17 +1,36 @@
 import { errors, type Caller, type CallContext, type Handlers } from '@rde/platform';
 import { dataset } from '@rde/proto';
-import type { Datasets } from '../datasets';
+import type { AppendRows } from '../app/append-rows';
+import type { CreateDataset } from '../app/create-dataset';
+import type { DeleteDataset } from '../app/delete-dataset';
+import type { ReadDatasets } from '../app/read-datasets';
+import type { UpdateRows } from '../app/update-rows';
 import type { DatasetRecord } from '../domain/dataset';
 import { parseRow, parseRows } from '../domain/rows';
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
 
+/** The dataset use cases, one per file of app/. */
+export interface DatasetUseCases {
+  readonly creation: CreateDataset;
+  readonly appending: AppendRows;
+  readonly reading: ReadDatasets;
+  readonly updating: UpdateRows;
+  readonly deletion: DeleteDataset;
+}
+
 /** Proto ⇄ domain only; every RPC acts on the calling workspace. */
-export function datasetHandlers(datasets: Datasets): Handlers<typeof dataset.DatasetServiceService> {
+export function datasetHandlers({
+  creation,
+  appending,
+  reading,
+  updating,
+  deletion,
+}: DatasetUseCases): Handlers<typeof dataset.DatasetServiceService> {
   return {
     async createDataset(request, context) {
       const caller = callerOf(context);
-      const { record, sample } = await datasets.create({
+      const { record, sample } = await creation.create({
         workspaceId: caller.workspaceId,
         createdBy: caller.userId,
         id: request.datasetId,
@@ -27,7 +46,7 @@ export function datasetHandlers(datasets: Datasets): Handlers<typeof dataset.Dat
     },
 
     async listDatasets(request, context) {
-      const { records, total, page } = await datasets.list(
+      const { records, total, page } = await reading.list(
         callerOf(context).workspaceId,
         request.sessionId,
         request.page,
@@ -36,16 +55,16 @@ export function datasetHandlers(datasets: Datasets): Handlers<typeof dataset.Dat
     },
 
     async getDataset(request, context) {
-      return { dataset: toProto(await datasets.get(callerOf(context).workspaceId, request.datasetId)) };
+      return { dataset: toProto(await reading.get(callerOf(context).workspaceId, request.datasetId)) };
     },
 
     async deleteDataset(request, context) {
-      await datasets.delete(callerOf(context).workspaceId, request.datasetId);
+      await deletion.delete(callerOf(context).workspaceId, request.datasetId);
       return { datasetId: request.datasetId };
     },
 
     async getRows(request, context) {
-      const { rows, page, total } = await datasets.rowPage(
+      const { rows, page, total } = await reading.rowPage(
         callerOf(context).workspaceId,
         request.datasetId,
         request.page,
@@ -56,12 +75,12 @@ export function datasetHandlers(datasets: Datasets): Handlers<typeof dataset.Dat
 
     async updateRows(request, context) {
       const rows = request.rows.map(({ index, rowJson }) => ({ index: Number(index), row: parseRow(rowJson) }));
-      await datasets.updateRows(callerOf(context).workspaceId, request.datasetId, rows, request.enrichStatus);
+      await updating.updateRows(callerOf(context).workspaceId, request.datasetId, rows, request.enrichStatus);
       return {};
     },
 
     async appendRows(request, context) {
-      const record = await datasets.append({
+      const record = await appending.append({
         workspaceId: callerOf(context).workspaceId,
         id: request.datasetId,
         offset: Number(request.offset),
@@ -72,7 +91,7 @@ export function datasetHandlers(datasets: Datasets): Handlers<typeof dataset.Dat
     },
 
     async *exportCsv(request, context) {
-      for await (const chunk of await datasets.csv(callerOf(context).workspaceId, request.datasetId)) yield { chunk };
+      for await (const chunk of await reading.csv(callerOf(context).workspaceId, request.datasetId)) yield { chunk };
     },
   };
 }

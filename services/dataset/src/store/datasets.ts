@@ -41,14 +41,14 @@ const APPEND_LEASE_MS = 60_000;
 export type Existing = { kind: 'ready' | 'writing'; record: DatasetRecord; counted: boolean } | { kind: 'unavailable' };
 
 /** Dataset metadata, one document per dataset (`_id` = the `ds_` id). */
-export class DatasetRepository {
+export class DatasetsRepository {
   private constructor(private readonly collection: Collection<DatasetDocument>) {}
 
-  static async open(store: DocumentStore): Promise<DatasetRepository> {
+  static async open(store: DocumentStore): Promise<DatasetsRepository> {
     const collection = store.collection<DatasetDocument>('datasets');
     await collection.createIndex({ keys: { workspace_id: 1, status: 1, created_at: -1 } });
     await collection.createIndex({ keys: { workspace_id: 1, session_id: 1, status: 1, created_at: -1 } });
-    return new DatasetRepository(collection);
+    return new DatasetsRepository(collection);
   }
 
   /** Claims the id as `writing`; when it is taken, says by what (a retry finishes what it finds). */

@@ -18,13 +18,13 @@ const rowId = (datasetId: string, index: number) => `${datasetId}:${index}`;
 
 const DELETE_BATCH_SIZE = 20_000;
 
-export class RowRepository {
+export class RowsRepository {
   private constructor(private readonly collection: Collection<RowDocument>) {}
 
-  static async open(store: DocumentStore): Promise<RowRepository> {
+  static async open(store: DocumentStore): Promise<RowsRepository> {
     const collection = store.collection<RowDocument>('rows');
     await collection.createIndex({ keys: { dataset_id: 1, index: 1 }, unique: true });
-    return new RowRepository(collection);
+    return new RowsRepository(collection);
   }
 
   /**

@@ -1,16 +1,6 @@
 import type { Handlers } from '@rde/platform';
 import type { mcpOAuth } from '@rde/proto';
-import type { Authorization } from '../app/oauth/authorization';
-import type { RateLimit } from '../app/oauth/rate-limit';
-import type { ClientRegistration } from '../app/oauth/registration';
-import type { Tokens } from '../app/oauth/tokens';
-
-export interface AuthorizationServer {
-  readonly registration: ClientRegistration;
-  readonly authorization: Authorization;
-  readonly tokens: Tokens;
-  readonly limits: { readonly register: RateLimit; readonly token: RateLimit };
-}
+import type { AuthorizationServer } from '../app/oauth';
 
 /** Proto ⇄ authorization server translation only; the rules live in app/oauth. */
 export function oauthHandlers(server: AuthorizationServer): Handlers<typeof mcpOAuth.AuthorizationServiceService> {

@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '../clock';
-import type { Backends } from '../backends';
+import type { Backends, BusClientId } from '../backends';
 import { createLogger, type Logger } from '../logger';
 import type { Bus } from '../ports/bus';
 import type { DocumentStore } from '../ports/document-store';
@@ -50,7 +50,7 @@ abstract class CachingBackends implements Backends {
     return getOrOpen(this.stores, database, () => this.openStore(database));
   }
 
-  bus(clientId: string): Promise<Bus> {
+  bus(clientId: BusClientId): Promise<Bus> {
     return getOrOpen(this.buses, clientId, () => this.openBus(clientId));
   }
 

@@ -1,5 +1,6 @@
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import type { AddressBook } from '../module';
+import type { ServiceName } from '../service-names';
 import { createClient, type PromiseClient } from './client';
 
 /**
@@ -7,7 +8,7 @@ import { createClient, type PromiseClient } from './client';
  * Which RPCs are retried is the contract's `idempotency_level`, read by the client kit.
  */
 export interface ClientSet {
-  connect<D extends ServiceDefinition>(service: string, definition: D): PromiseClient<D>;
+  connect<D extends ServiceDefinition>(service: ServiceName, definition: D): PromiseClient<D>;
   close(): void;
 }
 

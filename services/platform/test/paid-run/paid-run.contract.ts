@@ -96,7 +96,7 @@ export function describePaidRunContract(name: string, backends: () => Promise<Ba
 
     beforeAll(async () => {
       shared = await backends();
-      bus = await shared.bus('kit');
+      bus = await shared.bus('kit-test');
       settlements = await collect(bus, topics.SETTLEMENTS, uniqueName('billing'));
     });
     afterAll(async () => {

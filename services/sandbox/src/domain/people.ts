@@ -1,7 +1,7 @@
 import type { Company } from './companies';
 import type { Rng } from './hash';
 import { compact } from './text';
-import { titleFor, type Career, type PersonTraits, type Universe } from './universe';
+import { titleFor, type Career, type PersonFacts, type PersonTraits } from './person-facts';
 import { FREE_MAIL_DOMAINS, SCHOOLS, SENIORITIES, type City, type Seniority } from './vocabulary';
 
 /** The universe's "today": dates are relative to it, never to the clock, so records never drift. */
@@ -86,20 +86,20 @@ export function addressAt(company: Company, firstName: string, lastName: string)
 }
 
 /** A person's address at their current employer. */
-export function workEmailOf(universe: Universe, id: number): string {
+export function workEmailOf(universe: PersonFacts, id: number): string {
   const { first, last } = universe.nameOf(id);
   return addressAt(universe.companies.get(universe.companyOf(id)), first, last);
 }
 
 /** A recent mover's address at the employer they left: what finders with stale data return. */
-export function previousWorkEmailOf(universe: Universe, id: number): string | undefined {
+export function previousWorkEmailOf(universe: PersonFacts, id: number): string | undefined {
   const movedFrom = universe.traitsOf(id).movedFrom;
   if (movedFrom === undefined) return undefined;
   const { first, last } = universe.nameOf(id);
   return addressAt(universe.companies.get(movedFrom), first, last);
 }
 
-export function buildSummary(universe: Universe, id: number): PersonSummary {
+export function buildSummary(universe: PersonFacts, id: number): PersonSummary {
   const companyIndex = universe.companyOf(id);
   const { first, last } = universe.nameOf(id, companyIndex);
   const company = universe.companies.get(companyIndex);
@@ -139,7 +139,7 @@ export function buildSummary(universe: Universe, id: number): PersonSummary {
   };
 }
 
-export function contactOf(universe: Universe, id: number): Contact {
+export function contactOf(universe: PersonFacts, id: number): Contact {
   const { first, last } = universe.nameOf(id);
   const rng = universe.personStream(id, STREAMS.contact);
   return {
@@ -149,7 +149,7 @@ export function contactOf(universe: Universe, id: number): Contact {
   };
 }
 
-export function buildPerson(universe: Universe, id: number): Person {
+export function buildPerson(universe: PersonFacts, id: number): Person {
   const summary = buildSummary(universe, id);
   const rng = universe.personStream(id, STREAMS.history);
   const { traits } = summary;
@@ -170,7 +170,7 @@ export function buildPerson(universe: Universe, id: number): Person {
  * A recent mover's previous job is at the company they moved from.
  */
 function buildExperience(
-  universe: Universe,
+  universe: PersonFacts,
   id: number,
   companyIndex: number,
   traits: PersonTraits,
@@ -219,7 +219,7 @@ function buildExperience(
   return jobs;
 }
 
-function buildEducation(universe: Universe, id: number, firstJobYear: number, rng: Rng): Education[] {
+function buildEducation(universe: PersonFacts, id: number, firstJobYear: number, rng: Rng): Education[] {
   const degree = universe.roleOf(id).degree;
   const graduate = /^(MSc|MBA|JD)/.test(degree);
   const endYear = firstJobYear;

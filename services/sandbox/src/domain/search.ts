@@ -1,7 +1,8 @@
 import { HARD_CASE_COMPANIES } from './hard-cases';
 import type { Partition } from './partition';
 import { hasAllWords, normalizeName, words } from './text';
-import { titleFor, type Universe } from './universe';
+import { titleFor } from './person-facts';
+import type { Universe } from './universe';
 import { ALL_SKILLS, CITIES, DEPARTMENTS, ROLES, SENIORITIES, type Seniority } from './vocabulary';
 
 /** A people search in the universe's own terms; each vendor translates its wire filters to this. */

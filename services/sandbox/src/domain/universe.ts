@@ -3,11 +3,11 @@ import { HARD_CASE_COMPANIES, HARD_CASE_STAFF, TRAIT_RATES } from './hard-cases'
 import { hash2, hashString, Rng, unit } from './hash';
 import { apportion, Partition, Permutation } from './partition';
 import { buildPerson, buildSummary, type Person, type PersonSummary } from './people';
+import { DEPARTMENT_BY_ID, titleFor, type Career, type PersonFacts, type PersonTraits } from './person-facts';
 import { compact } from './text';
 import {
   ALL_SKILLS,
   CITIES,
-  DEPARTMENTS,
   FIRST_NAMES,
   LAST_NAMES,
   ROLES,
@@ -27,23 +27,6 @@ export interface UniverseOptions {
 }
 
 export const DEFAULT_UNIVERSE = { people: 1_000_000, companies: 50_000 } as const;
-
-export interface PersonTraits {
-  /** A recent mover's previous employer: finders with stale data still return its address. */
-  readonly movedFrom: number | undefined;
-  readonly personalEmailOnWorkDomain: boolean;
-  readonly undatedExperience: boolean;
-  readonly titleOnly: boolean;
-  /** The person whose LinkedIn URL people databases list for this person. */
-  readonly listedLinkedInOf: number | undefined;
-}
-
-export interface Career {
-  /** Months since the first job started. */
-  readonly totalMonths: number;
-  /** Months in the current job. */
-  readonly tenureMonths: number;
-}
 
 const TRAIT_SALTS = Object.fromEntries(Object.keys(TRAIT_RATES).map((trait) => [trait, hashString(trait)])) as Record<
   keyof typeof TRAIT_RATES,
@@ -66,33 +49,12 @@ function modularInverse(value: number, modulus: number): number {
   return ((x % modulus) + modulus) % modulus;
 }
 
-const DEPARTMENT_BY_ID = new Map(DEPARTMENTS.map((department) => [department.id, department]));
-
-/** The title a role carries at a level: ICs keep the role's title, managers up take the department's. */
-export function titleFor(role: Role, seniority: Seniority): string {
-  const department = DEPARTMENT_BY_ID.get(role.department)!;
-  switch (seniority) {
-    case 'entry':
-      return role.title;
-    case 'senior':
-      return `Senior ${role.title}`;
-    case 'manager':
-      return `${department.noun} Manager`;
-    case 'director':
-      return `Director of ${department.noun}`;
-    case 'vp':
-      return `VP of ${department.noun}`;
-    case 'cxo':
-      return department.chief;
-  }
-}
-
 /**
  * The synthetic people universe. Nothing about a person is stored: every attribute is a function
  * of (seed, person index). The attributes searches filter on (employer, role, level, city, side
  * skill) are partitions, so "who has value v" is enumerable without scanning (see Partition).
  */
-export class Universe {
+export class Universe implements PersonFacts {
   readonly seed: string;
   readonly people: number;
   readonly companies: CompanyDirectory;

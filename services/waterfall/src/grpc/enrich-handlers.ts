@@ -1,7 +1,8 @@
 import { errors, type Handlers } from '@rde/platform';
 import type { waterfall } from '@rde/proto';
 import type { EnrichJobs } from '../app/enrich/enrich-jobs';
-import type { EnrichMeta, Enrichment } from '../app/enrich/enrichment';
+import type { Enrichment } from '../app/enrich/enrichment';
+import type { EnrichMeta } from '../app/enrich/enrich-result';
 import type { EnrichRuns } from '../app/runs/enrich-runs';
 
 export interface EnrichHandlerDependencies {

@@ -6,7 +6,7 @@ import { errorResponses } from '../../contract';
 import { SESSION_COOKIE } from '../../session-cookie';
 import { consentPage } from './consent-page';
 import { issuerOf, resourceOf } from './index';
-import { acceptFormBodies, declared } from './oauth';
+import { acceptFormBodies, declared } from './oauth-forms';
 import { authorizationQuery, consentForm, htmlPage, oauthErrorBody, redirect } from './oauth-schemas';
 
 export const AUTHORIZE_PATH = '/api/v2/mcp/oauth/authorize';

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors, httpError, RdeError } from '@rde/platform';
+import { httpError, RdeError } from '@rde/platform';
 import { mcpOAuth } from '@rde/proto';
 import { refuseOtherBodies } from '../../body';
 import type { GatewayDependencies } from '../../dependencies';
 import { AUTHORIZE_PATH, authorizeRoutes } from './authorize';
+import { acceptFormBodies, declared, oauthRefusal, type Form } from './oauth-forms';
 import { issuerOf, MCP_PATH, PROTECTED_RESOURCE_PATH, resourceOf, SCOPES } from './index';
 import {
   authorizationServerMetadata,
@@ -21,8 +22,6 @@ import {
 
 const open = { public: true } as const;
 const OAUTH_PATH = `${MCP_PATH}/oauth`;
-
-type Form = Record<string, string | undefined>;
 
 /**
  * The MCP endpoint's OAuth 2.0 authorization server (decision 0029): metadata (RFC 9728, RFC 8414),
@@ -149,14 +148,6 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
 }
 
 /**
- * Only the parameters a schema declares (RFC 6749 §3.1: others are ignored), by their wire names,
- * so the contract's JSON reader sees nothing else.
- */
-export function declared(form: Form, schema: { properties: Record<string, unknown> }): Form {
-  return Object.fromEntries(Object.keys(schema.properties).map((name) => [name, form[name]]));
-}
-
-/**
  * RFC 6749 §5.2: a client that authenticated with the `Authorization` header gets 401 with a
  * challenge in its scheme. Every client here is public (`none`): its client_id goes in the form.
  */
@@ -193,35 +184,4 @@ async function withRetryAfter<T>(reply: FastifyReply, call: () => Promise<T>): P
 
 function sendJson(reply: FastifyReply, json: Uint8Array) {
   return reply.type('application/json; charset=utf-8').send(Buffer.from(json));
-}
-
-/**
- * OAuth's request bodies are `application/x-www-form-urlencoded` (RFC 6749 §4.1.3, RFC 7009 §2.1);
- * in this scope they are the only ones. A parameter sent twice is refused (RFC 6749 §3.1), and the
- * parsed form has no prototype, so no key can reach one.
- */
-export function acceptFormBodies(scope: FastifyInstance): void {
-  scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string' },
-    (_request: FastifyRequest, text, done) => {
-      const form: Form = Object.create(null);
-      for (const [name, value] of new URLSearchParams(text as string)) {
-        if (name in form)
-          return done(
-            errors.badRequest({ detail: `${name} is sent more than once`, error: 'invalid_request' }),
-            undefined,
-          );
-        form[name] = value;
-      }
-      done(null, form);
-    },
-  );
-  refuseOtherBodies(scope, oauthRefusal('invalid_request', 'The body must be application/x-www-form-urlencoded'));
-}
-
-/** An OAuth error body (RFC 6749 §5.2, RFC 7591 §3.2.2), with the spec's `detail` beside it. */
-function oauthRefusal(error: string, description: string) {
-  return { detail: description, error, error_description: description };
 }

@@ -1,12 +1,19 @@
 import type { Clock, DocumentStore, KeyValue } from '@rde/platform';
 import type { AuthClient } from '../../clients';
-import type { AuthorizationServer } from '../../grpc/oauth-handlers';
 import { openOAuthStore } from '../../store';
 import { Authorization } from './authorization';
 import { Membership } from './membership';
 import { RateLimit } from './rate-limit';
 import { ClientRegistration } from './registration';
 import { Tokens } from './tokens';
+
+/** The authorization server's parts, as its gRPC handlers call them. */
+export interface AuthorizationServer {
+  readonly registration: ClientRegistration;
+  readonly authorization: Authorization;
+  readonly tokens: Tokens;
+  readonly limits: { readonly register: RateLimit; readonly token: RateLimit };
+}
 
 export interface AuthorizationServerOptions {
   readonly store: DocumentStore;

@@ -3,7 +3,7 @@ import type { WaterfallClients } from '../../clients';
 import type { EnrichJobRepository } from '../../store/enrich-jobs';
 import type { EnrichRunDocument, EnrichRunRepository } from '../../store/enrich-runs';
 import { datasetRowsOf } from './dataset-rows';
-import type { EnrichMeta, EnrichResult, PendingJobView } from './enrichment';
+import type { EnrichMeta, EnrichResult, PendingJobView } from './enrich-result';
 import type { LiveRun } from './enrich-walks';
 
 export interface EnrichAnswerDependencies {

@@ -17,6 +17,7 @@ import { enrichedRow, startWalk, stepName } from '../../domain/enrich/walk';
 import type { WaterfallClients } from '../../clients';
 import type { EnrichRunDocument, EnrichRunRepository } from '../../store/enrich-runs';
 import type { EnrichAnswers } from './enrich-answers';
+import type { EnrichResult } from './enrich-result';
 import type { EnrichWalks } from './enrich-walks';
 import type { ProviderPort } from './providers';
 import { worstCasePerRow } from './prices';
@@ -28,37 +29,6 @@ export interface EnrichRequest {
   /** Up to 100 rows, or undefined; exclusive with payload. */
   readonly rows?: unknown;
   readonly dryRun: boolean;
-}
-
-export interface PendingJobView {
-  readonly provider: string;
-  readonly job_id: string;
-  readonly fetch: string;
-}
-
-/** The `_meta` of an enrichment call, amounts in millicredits; each field present where it applies. */
-export interface EnrichMeta {
-  readonly charged?: number;
-  readonly creditsCharged?: number;
-  readonly balance?: number;
-  readonly reserved?: number;
-  readonly settled?: boolean;
-  readonly runId?: string;
-  readonly datasetId?: string;
-  readonly rowCount?: number;
-  readonly status?: string;
-  readonly progress?: { readonly done: number; readonly total: number };
-  readonly pollAfterS?: number;
-  readonly replayed?: boolean;
-  readonly pendingJobs?: readonly PendingJobView[];
-  readonly wouldCharge?: number;
-  readonly wouldCall?: string;
-  readonly warnings?: readonly Record<string, unknown>[];
-}
-
-export interface EnrichResult {
-  readonly result: Record<string, unknown>;
-  readonly meta: EnrichMeta;
 }
 
 export interface EnrichmentDependencies {

@@ -1,18 +1,18 @@
 import type { Clock, Logger } from '@rde/platform';
 import { untilSettled, type CreditBook } from './credit-book';
-import { chargeKey } from './domain/holds';
-import { chargeEntry, type Charge, type Settlement } from './domain/ledger';
+import { chargeKey } from '../domain/holds';
+import { chargeEntry, type Charge, type Settlement } from '../domain/ledger';
 import {
   drawWrite,
   ownEntry,
   releaseWrite,
   type AccountDocument,
-  type AccountStore,
+  type AccountsRepository,
   type AppliedCharge,
   type Draw,
   type HoldRecord,
-} from './store/accounts';
-import type { LedgerStore } from './store/ledger';
+} from '../store/accounts';
+import type { LedgerRepository } from '../store/ledger';
 
 /** A charge of the batch, with the settlement that carried it. */
 interface PendingCharge {
@@ -38,8 +38,8 @@ interface WorkspaceWork {
  */
 export class Settlements {
   constructor(
-    private readonly accounts: AccountStore,
-    private readonly ledger: LedgerStore,
+    private readonly accounts: AccountsRepository,
+    private readonly ledger: LedgerRepository,
     private readonly book: CreditBook,
     private readonly clock: Clock,
     private readonly logger: Logger,

@@ -1,5 +1,5 @@
 import { Gauge, Histogram, processMetric, type Clock, type Collection } from '@rde/platform';
-import type { AccountDocument } from './store/accounts';
+import type { AccountDocument } from './accounts';
 
 /**
  * Open holds and the oldest one's age, read from the accounts at scrape time: a hold that outlives

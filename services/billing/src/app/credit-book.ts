@@ -1,17 +1,17 @@
 import { errors, type Clock, type ErrorBody, type Logger } from '@rde/platform';
-import { capTags, fitUnderCaps } from './domain/caps';
-import { insufficientCreditsBody } from './domain/holds';
-import { FREE_GRANT, freeGrantEntry } from './domain/ledger';
+import { capTags, fitUnderCaps } from '../domain/caps';
+import { insufficientCreditsBody } from '../domain/holds';
+import { FREE_GRANT, freeGrantEntry } from '../domain/ledger';
 import {
   ownEntry,
   type AccountDocument,
-  type AccountStore,
+  type AccountsRepository,
   type AppliedCharge,
   type HoldRecord,
   type NewHold,
-} from './store/accounts';
-import { capGuard } from './store/caps';
-import type { LedgerStore } from './store/ledger';
+} from '../store/accounts';
+import { capGuard } from '../store/cap-guard';
+import type { LedgerRepository } from '../store/ledger';
 
 /** A hold to make, and whom it is for: the caps of that member and session apply. */
 export type HoldRequest = Omit<NewHold, 'createdAt' | 'expiresAt'> & {
@@ -80,8 +80,8 @@ export class CreditBook {
   private readonly lastSeen = new LastSeenAccounts();
 
   constructor(
-    private readonly accounts: AccountStore,
-    private readonly ledger: LedgerStore,
+    private readonly accounts: AccountsRepository,
+    private readonly ledger: LedgerRepository,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}

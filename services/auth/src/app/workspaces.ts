@@ -3,7 +3,7 @@ import { keyMaterialOf, mintKeyMaterial } from '../domain/api-key';
 import { newId } from '../domain/ids';
 import type { Role } from '../domain/roles';
 import type { AuthStore, UserDocument, WorkspaceDocument } from '../store';
-import type { KeyService, MintedKey } from './keys';
+import type { KeyService, MintedKey } from './api-keys';
 
 /** The all-in-one dev workspace: fixed ids, so every restart and every replica finds the same one. */
 export const DEV_WORKSPACE_ID = 'ws_dev';

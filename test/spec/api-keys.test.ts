@@ -1,7 +1,13 @@
-import { api, NOT_AUTHENTICATED } from './api';
-import { mode, startRde, waitUntil, type RunningRde } from './harness';
+import { api, NOT_AUTHENTICATED, sandboxCounters } from '../e2e/api';
+import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
 
 jest.setTimeout(120_000);
+
+/**
+ * The spec's API keys section, by the rule of each route (POST: the plaintext key once; GET: metadata
+ * only; DELETE: a member revokes only the keys they minted, the owner any), and the authentication
+ * that keys give, through the gateway.
+ */
 
 /** How long the gateway may keep trusting a resolved bearer (RDE_BEARER_CACHE_MS, default). */
 const BEARER_CACHE_MS = 2_000;
@@ -93,8 +99,8 @@ describe(`API keys (${mode})`, () => {
     });
   });
 
-  describe('mint, list, revoke', () => {
-    test('a minted key is shown once, works, is listed without its secret, and stops working once revoked', async () => {
+  describe('POST, GET, DELETE /api/v2/keys', () => {
+    test('POST returns the plaintext key once; GET lists key metadata only; DELETE revokes: the key stops working', async () => {
       const created = await api(rde, 'POST', '/api/v2/keys', { body: { name: 'ci runner' } });
       expect(created.status).toBe(201);
       expect(created.body).toEqual({
@@ -149,7 +155,7 @@ describe(`API keys (${mode})`, () => {
     });
   });
 
-  describe('who may revoke what', () => {
+  describe('DELETE: a member may revoke only keys they minted; the owner may manage any', () => {
     test("a member cannot revoke another member's key or the owner's", async () => {
       const { owner, bob, eve } = await team();
       for (const target of [eve, owner]) {
@@ -179,6 +185,26 @@ describe(`API keys (${mode})`, () => {
       const response = await api(rde, 'DELETE', `/api/v2/keys/${eve.key_id}`, { key: owner.key });
       expect(response.status).toBe(200);
       await expectRevoked(eve.key);
+    });
+
+    test('a revoked key spends nothing: its paid call is 401, the vendor is not asked, the ledger is unchanged', async () => {
+      const { owner, eve } = await team();
+      await api(rde, 'DELETE', `/api/v2/keys/${eve.key_id}`, { key: owner.key });
+      await expectRevoked(eve.key);
+      const balance = async () => (await api(rde, 'GET', '/billing/balance', { key: owner.key })).body;
+      const searches = async () => (await sandboxCounters(rde)).pplgraph?.search?.requests ?? 0;
+      const [before, searchesBefore] = [await balance(), await searches()];
+
+      const call = await api(rde, 'POST', '/tools/pplgraph/search', {
+        key: eve.key,
+        body: { payload: { query: { job_title: ['Software Engineer'] }, size: 2 } },
+      });
+      expect(call.status).toBe(401);
+      expect(call.body).toEqual(NOT_AUTHENTICATED.refused);
+      expect(await searches()).toBe(searchesBefore);
+      const after = await balance();
+      expect(after).toMatchObject({ balance: before.balance, reserved: 0 });
+      expect(after.recent_ledger).toEqual(before.recent_ledger);
     });
   });
 
