@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayDependencies } from '../dependencies';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
+import { dashboardRoutes } from './dashboard';
 import { datasetRoutes } from './datasets';
 import { enrichRoutes } from './enrich';
 import { enrichRunRoutes } from './enrich-runs';
@@ -23,6 +24,7 @@ import { webhookRoutes } from './webhooks';
 export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) => Promise<void>)[] = [
   healthRoutes,
   metaRoutes,
+  dashboardRoutes,
   keyRoutes,
   toolsRoutes,
   billingRoutes,
