@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startRde, type RunningRde } from '../e2e/harness';
 
 /**
  * Debian's chromium driven by playwright-core (decision 0068): no browser download, every request
@@ -59,4 +60,39 @@ interface Violation {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** What a browser suite's tests use: one RDE and one browser per file, a fresh profile per test. */
+export interface DashboardSuite {
+  rde: RunningRde;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and page errors of the current test (a test may clear what it caused on purpose). */
+  complaints: string[];
+}
+
+/**
+ * Registers the suite's hooks: starts RDE (all-in-one) and the browser once, opens a fresh
+ * loopback-only profile (no cookies) before each test and fails a test whose page complained.
+ */
+export function dashboardSuite(): DashboardSuite {
+  const suite = {} as DashboardSuite;
+  beforeAll(async () => {
+    [suite.rde, suite.browser] = await Promise.all([startRde(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.rde?.stop();
+  });
+  beforeEach(async () => {
+    suite.context = await loopbackContext(suite.browser);
+    await suite.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.rde.baseUrl });
+    ({ page: suite.page, complaints: suite.complaints } = await watchedPage(suite.context));
+  });
+  afterEach(async () => {
+    expect(suite.complaints).toEqual([]);
+    await suite.context.close();
+  });
+  return suite;
 }

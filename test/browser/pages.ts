@@ -47,3 +47,12 @@ export async function shown(locator: Locator): Promise<string> {
 export async function focused(locator: Locator): Promise<boolean> {
   return locator.evaluate((element) => element === (element.ownerDocument as { activeElement: unknown }).activeElement);
 }
+
+/** What the page's clipboard holds (the context has clipboard permissions). */
+export async function clipboardText(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    (
+      globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+    ).navigator.clipboard.readText(),
+  );
+}

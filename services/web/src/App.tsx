@@ -3,6 +3,7 @@ import { SignIn } from './pages/SignIn';
 import { Verify } from './pages/Verify';
 import { SetPassword } from './pages/SetPassword';
 import { Home } from './pages/Home';
+import { Keys } from './pages/Keys';
 
 /** Every page, under the gateway's dashboard path (decision 0068). */
 export function App() {
@@ -13,6 +14,7 @@ export function App() {
         <Route path="/auth/verify" component={Verify} />
         <Route path="/auth/set-password" component={SetPassword} />
         <Route path="/" component={Home} />
+        <Route path="/keys" component={Keys} />
         <Route>
           <main>
             <h1>Page not found</h1>

@@ -25,6 +25,7 @@ export function SignedInLayout({
       <header>
         <nav aria-label="Dashboard">
           <a href="/app/">Home</a>
+          <a href="/app/keys">API keys</a>
         </nav>
         <button type="button" onClick={() => void signOut()}>
           Sign out

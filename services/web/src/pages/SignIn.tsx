@@ -1,7 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
+import { api } from '../api/client';
 import { Problem } from '../components/Problem';
 import { OutcomeView } from '../components/OutcomeView';
+import { ApproveClaim } from './ApproveClaim';
 import { CodeSignIn } from './CodeSignIn';
 import { PasswordSignIn } from './PasswordSignIn';
 import { PasswordEmail } from './PasswordEmail';
@@ -20,6 +22,14 @@ export function SignIn() {
   const context = contextOf(query);
   const [outcome, setOutcome] = useState<Outcome>();
   const failed = query.get('error') === 'connect';
+  const signedInAs = useSignedInEmail();
+  if (context.cli_token && signedInAs)
+    return (
+      <main>
+        <h1>Sign in to RDE</h1>
+        <ApproveClaim claimId={context.cli_token} email={signedInAs} inviteCode={context.invite_code} />
+      </main>
+    );
   return (
     <main>
       <h1>Sign in to RDE</h1>
@@ -45,4 +55,13 @@ function contextOf(query: URLSearchParams): SignInContext {
     if (value) context[name] = value;
   }
   return context;
+}
+
+/** The signed-in person's email, when this browser has a session; otherwise undefined. */
+function useSignedInEmail(): string | undefined {
+  const [email, setEmail] = useState<string>();
+  useEffect(() => {
+    void api.GET('/api/v2/me').then(({ data }) => setEmail(data?.user?.email ?? undefined));
+  }, []);
+  return email;
 }
