@@ -1,5 +1,6 @@
-import { api } from '../e2e/api';
-import { freshEmail } from '../e2e/sign-in';
+import { readFileSync } from 'node:fs';
+import { api, untilSettled } from '../e2e/api';
+import { freshEmail, withCookie } from '../e2e/sign-in';
 import { dashboardSuite } from './browser';
 import { checkPage, clipboardText, open, shown, signInByCode } from './pages';
 
@@ -16,6 +17,50 @@ describe('Dashboard: signed-in workspace pages in a real browser (all-in-one)', 
 
   const createSection = () => suite.page.getByRole('region', { name: 'Create a key' });
   const keyList = () => suite.page.getByRole('region', { name: 'Keys of this workspace' });
+
+  /** The signed-in browser's session, for the API calls a test makes beside the page. */
+  async function session(): Promise<string> {
+    const cookies = await suite.context.cookies();
+    return cookies.find((cookie) => cookie.name === 'rde_session')!.value;
+  }
+
+  test('home: the balance and its buckets, a charge showing in balance, chart and ledger, a low-balance warning', async () => {
+    await signedIn('/app/');
+    expect(await shown(suite.page.getByTestId('balance'))).toBe('100 credits');
+    expect(await suite.page.getByRole('alert').count()).toBe(0);
+
+    const minted = await api(suite.rde, 'POST', '/api/v2/keys', {
+      ...withCookie(await session()),
+      body: { name: 'home' },
+    });
+    const search = await api(suite.rde, 'POST', '/search/people_search', {
+      key: minted.body.key,
+      body: { query: { titles: ['Software Engineer'], locations: ['Berlin'] }, limit: 3 },
+    });
+    expect(search.status).toBe(200);
+    const charged: number = search.body._meta.charged;
+    expect(charged).toBeGreaterThan(0);
+    await untilSettled(suite.rde, minted.body.key);
+
+    await suite.page.reload();
+    expect(await shown(suite.page.getByTestId('balance'))).toBe(`${100 - charged} credits`);
+    expect(await shown(suite.page.getByRole('alert'))).toBe(`Low balance: ${100 - charged} credits available.`);
+    const chart = suite.page.getByRole('img', { name: /Credits spent per day/ });
+    expect(await chart.getAttribute('aria-label')).toContain(`${charged} in all`);
+    expect(await chart.locator('canvas').count()).toBe(1);
+    const ledger = suite.page.getByRole('region', { name: 'Latest ledger entries' });
+    expect(await shown(ledger.getByRole('listitem').first())).toContain(`-${charged}`);
+    await checkPage(suite.page, 'home');
+
+    const [download] = await Promise.all([
+      suite.page.waitForEvent('download'),
+      ledger.getByRole('link', { name: 'Download the whole ledger (CSV)' }).click(),
+    ]);
+    const downloaded = readFileSync((await download.path())!, 'utf8');
+    const fromApi = await api(suite.rde, 'GET', '/api/v2/billing/ledger.csv', withCookie(await session()));
+    expect(downloaded).toBe(fromApi.text);
+    expect(downloaded).toContain(`-${charged}`);
+  });
 
   test('a page that needs a session links to sign-in, which returns to it', async () => {
     await open(suite.page, suite.rde, '/app/keys');

@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
 import { api } from '../api/client';
 import type { ApiProblem } from '../api/errors';
+import { Problem } from './Problem';
 
 /**
  * The frame of every signed-in page: navigation and sign-out. A 401 (no or expired session) shows
- * the way to the sign-in page, which returns here.
+ * the way to the sign-in page, which returns here; any other problem loading the page is said above it.
  */
 export function SignedInLayout({
   title,
@@ -38,7 +39,10 @@ export function SignedInLayout({
             <a href={`/app/auth/signin?${new URLSearchParams({ next: here })}`}>Sign in to see this page</a>
           </p>
         ) : (
-          children
+          <>
+            <Problem problem={problem} />
+            {children}
+          </>
         )}
       </main>
     </>

@@ -1,56 +1,86 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { answered, useAction } from '../api/call';
-import { Problem } from '../components/Problem';
 import { SignedInLayout } from '../components/SignedInLayout';
+import { SpendChart } from '../components/SpendChart';
+import { Section } from '../components/Section';
+import { warningsOf } from './home-warnings';
 
-interface Summary {
-  email: string;
-  workspace: string;
-  role: string;
-  plan: string;
-  balance: number;
-  available: number;
+type Overview = Awaited<ReturnType<typeof loadOverview>>;
+
+async function loadOverview() {
+  const [me, overview] = await Promise.all([
+    answered(api.GET('/api/v2/me')),
+    answered(api.GET('/api/v2/billing/overview')),
+  ]);
+  return { me, overview };
 }
 
-/** The workspace home: who is signed in, for which workspace, and its balance. */
-export function Home() {
-  const [summary, setSummary] = useState<Summary>();
-  const { problem, run } = useAction();
+const credits = (amount: number) => `${amount.toLocaleString('en')} credits`;
 
-  useEffect(() => {
-    void run(async () => {
-      const [me, balance] = await Promise.all([answered(api.GET('/api/v2/me')), answered(api.GET('/billing/balance'))]);
-      setSummary({
-        email: me.user?.email ?? '',
-        workspace: me.workspace.name,
-        role: me.role,
-        plan: me.plan.name,
-        balance: balance.balance,
-        available: balance.available,
-      });
-    });
-  }, [run]);
+/** The workspace home: balance and its buckets, warnings, spend over 30 days, the latest ledger entries. */
+export function Home() {
+  const [data, setData] = useState<Overview>();
+  const { problem, run } = useAction();
+  useEffect(() => void run(async () => setData(await loadOverview())), [run]);
 
   return (
     <SignedInLayout problem={problem} title="Workspace">
-      <Problem problem={problem} />
-      {summary && (
-        <dl className="summary">
-          <dt>Signed in as</dt>
-          <dd>{summary.email}</dd>
-          <dt>Workspace</dt>
-          <dd>
-            {summary.workspace} ({summary.role})
-          </dd>
-          <dt>Plan</dt>
-          <dd>{summary.plan}</dd>
-          <dt>Balance</dt>
-          <dd data-testid="balance">{summary.balance.toLocaleString('en')} credits</dd>
-          <dt>Available</dt>
-          <dd>{summary.available.toLocaleString('en')} credits</dd>
-        </dl>
-      )}
+      {data && <Standing data={data} />}
     </SignedInLayout>
+  );
+}
+
+function Standing({ data: { me, overview } }: { data: Overview }) {
+  const { buckets } = overview;
+  return (
+    <>
+      <p>
+        Signed in as <strong>{me.user?.email}</strong>. Workspace: {me.workspace.name} ({me.role}), {me.plan.name} plan.
+      </p>
+      {warningsOf(overview).map((warning) => (
+        <p key={warning} role="alert" className="warning">
+          {warning}
+        </p>
+      ))}
+      <dl className="summary">
+        <dt>Balance</dt>
+        <dd data-testid="balance">{credits(overview.balance)}</dd>
+        <dt>Available</dt>
+        <dd>{credits(overview.available)}</dd>
+        <dt>Plan credits left</dt>
+        <dd>
+          {credits(buckets.plan_remaining)} of {buckets.plan_credits.toLocaleString('en')}
+        </dd>
+        <dt>Purchased credits left</dt>
+        <dd>
+          {credits(buckets.purchased_remaining)} of {buckets.purchased_credits.toLocaleString('en')}
+        </dd>
+        <dt>Rollover cap</dt>
+        <dd>{buckets.rollover_cap === null ? 'none' : credits(buckets.rollover_cap)}</dd>
+      </dl>
+      <Section title="Spend over the last 30 days">
+        <p>
+          {credits(overview.spend_30d)} spent
+          {overview.spending_cap !== null && ` of a ${credits(overview.spending_cap)} cap`}.
+        </p>
+        <SpendChart usage={overview.usage} />
+      </Section>
+      <Section title="Latest ledger entries">
+        <ul>
+          {overview.recent_ledger.slice(0, 5).map((entry) => (
+            <li key={entry.id}>
+              {entry.amount > 0 ? '+' : ''}
+              {entry.amount} — {entry.description}
+            </li>
+          ))}
+        </ul>
+        <p>
+          <a href="/api/v2/billing/ledger.csv" download>
+            Download the whole ledger (CSV)
+          </a>
+        </p>
+      </Section>
+    </>
   );
 }
