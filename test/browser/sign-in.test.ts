@@ -113,7 +113,7 @@ describe('Dashboard: sign-in pages in a real browser (all-in-one)', () => {
     await shown(suite.page.getByRole('link', { name: 'Ask for a new link' }));
   });
 
-  test('a CLI sign-in: the approval URL opens the sign-in suite.page, and the polling client gets its token', async () => {
+  test('a CLI sign-in: the approval URL opens the sign-in page, and the polling client gets its token', async () => {
     const started = await api(suite.rde, 'POST', '/api/v2/auth/cli/start', { key: null, body: {} });
     const { approval_url: approvalUrl, poll_url: pollUrl } = started.body;
     await suite.page.goto(approvalUrl);
@@ -148,6 +148,13 @@ describe('Dashboard: sign-in pages in a real browser (all-in-one)', () => {
     await approval.getByRole('button', { name: 'Approve' }).click();
     expect(await shown(approval.getByRole('alert'))).not.toMatch(/[{}]/);
     expect(await approval.getByRole('status').count()).toBe(0);
+  });
+
+  test('the page an external sign-in of a CLI returns to tells the person to go back to the terminal', async () => {
+    await open(suite.page, suite.rde, '/auth/cli/finalize');
+    expect(new URL(suite.page.url()).pathname).toBe('/app/auth/cli/finalize');
+    expect(await shown(suite.page.getByRole('status'))).toContain('The command line is signed in');
+    await checkPage(suite.page, 'cli-finalize');
   });
 
   test('every request that leaves loopback is blocked', async () => {

@@ -3,6 +3,7 @@ import { SignIn } from './pages/SignIn';
 import { Verify } from './pages/Verify';
 import { SetPassword } from './pages/SetPassword';
 import { Home } from './pages/Home';
+import { OutcomeView } from './components/OutcomeView';
 import { Keys } from './pages/Keys';
 
 /** Every page, under the gateway's dashboard path (decision 0068). */
@@ -13,6 +14,13 @@ export function App() {
         <Route path="/auth/signin" component={SignIn} />
         <Route path="/auth/verify" component={Verify} />
         <Route path="/auth/set-password" component={SetPassword} />
+        <Route path="/auth/cli/finalize">
+          {/* Where the external identity provider's sign-in lands once it approved a waiting CLI. */}
+          <main>
+            <h1>Sign in to RDE</h1>
+            <OutcomeView outcome={{ done: 'cli' }} />
+          </main>
+        </Route>
         <Route path="/" component={Home} />
         <Route path="/keys" component={Keys} />
         <Route>
