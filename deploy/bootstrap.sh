@@ -16,5 +16,7 @@ if [ ! -x "$pnpm" ] || [ "$("$pnpm" --version)" != "$pnpm_version" ]; then
   npm install --prefix "$root/.tools" --no-save --no-package-lock "pnpm@$pnpm_version" >/dev/null
 fi
 
+# The browser suites drive Debian's chromium (decision 0068): no package may download a browser.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 "$pnpm" install --frozen-lockfile --reporter=silent >&2
 "$pnpm" run --silent build >&2

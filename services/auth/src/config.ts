@@ -35,7 +35,10 @@ export const AUTH_VARIABLES = {
   RDE_SMTP_URL: env.url().optional(),
   RDE_MAIL_FROM: z.string().min(3).default('RDE <no-reply@rde.local>'),
   /** The dashboard that emailed links open (it posts the token back to the API). */
-  RDE_DASHBOARD_URL: env.url().default('https://app.rde.dev/'),
+  RDE_DASHBOARD_URL: env.url().optional(),
+  /** Unset RDE_DASHBOARD_URL: the gateway's own dashboard at its public URL or port (decision 0068). */
+  RDE_PUBLIC_URL: env.url().optional(),
+  PORT: env.port(8080),
   /** The inbox support-widget submissions are emailed to. */
   RDE_SUPPORT_INBOX: z.string().email().default('support@rde.local'),
   /** An issue tracker's webhook that signed-in technical support reports are POSTed to; unset = none. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { clientSet, grpcModule, LoggedMail, SmtpMail, type Logger, type Mail } from '@rde/platform';
+import { clientSet, grpcModule, LoggedMail, ownDashboardUrl, SmtpMail, type Logger, type Mail } from '@rde/platform';
 import { auth, billingGrants, protoFileOf, signin } from '@rde/proto';
 import { Claims } from './app/claims';
 import { grantDevCredits } from './app/dev-grant';
@@ -58,6 +58,7 @@ export const authModule = grpcModule({
     const complete = new CompleteSignIn(repositories, members, sessions, clock);
     const links = new EmailedLinks(repositories, clock);
     const stateSecrets = new OAuthStateSecrets(config.RDE_AUTH_SECRET ?? randomBytes(32).toString('hex'));
+    const dashboardUrl = config.RDE_DASHBOARD_URL ?? ownDashboardUrl(config.RDE_PUBLIC_URL, config.PORT);
     const keyring = config.RDE_SECRETS_KEYRING ? new Keyring(config.RDE_SECRETS_KEYRING) : Keyring.ephemeral();
     const signIn = {
       magicLinks: new MagicLinks(
@@ -67,7 +68,7 @@ export const authModule = grpcModule({
         mail,
         counters,
         clock,
-        config.RDE_DASHBOARD_URL,
+        dashboardUrl,
         config.RDE_MAGIC_LINK_TTL_MS,
       ),
       passwords: new Passwords(repositories, links, complete),
@@ -81,7 +82,7 @@ export const authModule = grpcModule({
         config.RDE_CLI_START_PER_IP_PER_MINUTE,
         config.RDE_CLI_CLAIM_TTL_MS,
       ),
-      invites: new Invites(repositories, mail, clock, config.RDE_DASHBOARD_URL),
+      invites: new Invites(repositories, mail, clock, dashboardUrl),
       external: new ExternalSignIn(
         repositories,
         complete,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { env, loadConfig } from '@rde/platform';
+import { DASHBOARD_PATH, env, loadConfig } from '@rde/platform';
 
 /** A comma-separated list: addresses, hostnames. */
 const list = () =>
@@ -27,7 +27,8 @@ const origin = () =>
 export const GATEWAY_VARIABLES = {
   PORT: env.port(8080),
   RDE_HTTP_HOST: z.string().default('0.0.0.0'),
-  RDE_DASHBOARD_URL: env.url().default('https://app.rde.dev/'),
+  /** The dashboard's URL when it is not the one this gateway serves at /app/ (decision 0068). */
+  RDE_DASHBOARD_URL: env.url().optional(),
   RDE_DRAIN_MS: env.milliseconds(1_000),
   RDE_RPC_DEADLINE_MS: env.milliseconds(10_000),
   RDE_READY_PROBE_MS: env.milliseconds(500),
@@ -57,4 +58,9 @@ export type GatewayConfig = ReturnType<typeof gatewayConfig>;
 /** The configured public origin, or the all-in-one's default: this host at the port the gateway bound. */
 export function publicOriginOf(config: GatewayConfig, boundPort: number): string {
   return config.RDE_PUBLIC_URL ?? `http://127.0.0.1:${boundPort}`;
+}
+
+/** A dashboard page: under the configured dashboard, or this gateway's own on the origin the browser used. */
+export function dashboardPageOf(config: GatewayConfig, page = ''): string {
+  return config.RDE_DASHBOARD_URL ? new URL(page, config.RDE_DASHBOARD_URL).href : `${DASHBOARD_PATH}${page}`;
 }

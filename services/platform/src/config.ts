@@ -92,3 +92,14 @@ function isAddressInUse(error: unknown): boolean {
   // grpc-js reports a taken port only in its message.
   return code === 'EADDRINUSE' || (typeof message === 'string' && message.includes('EADDRINUSE'));
 }
+
+/** Where the gateway serves the dashboard (decision 0068). */
+export const DASHBOARD_PATH = '/app/';
+
+/**
+ * RDE_DASHBOARD_URL unset: the gateway's own dashboard, at RDE_PUBLIC_URL or else this host at
+ * the gateway's port (the all-in-one's default origin).
+ */
+export function ownDashboardUrl(publicUrl: string | undefined, port: number): string {
+  return new URL(DASHBOARD_PATH, publicUrl ?? `http://127.0.0.1:${port}`).href;
+}

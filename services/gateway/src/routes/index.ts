@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayDependencies } from '../dependencies';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
+import { dashboardRoutes } from './dashboard';
 import { datasetRoutes } from './datasets';
 import { distributionRoutes } from './distribution';
 import { enrichRoutes } from './enrich';
@@ -26,6 +27,7 @@ import { workflowRoutes } from './workflows';
 export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) => Promise<void>)[] = [
   healthRoutes,
   metaRoutes,
+  dashboardRoutes,
   keyRoutes,
   toolsRoutes,
   billingRoutes,

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { dashboardPageOf } from '../../config';
 import type { GatewayDependencies } from '../../dependencies';
 import { originOf } from '../auth/external';
 import {
@@ -24,7 +25,7 @@ const callbackPath = (provider: string) => `/api/v2/integrations/${provider}/oau
 export async function integrationRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
   const { signin: signIn } = deps.clients;
   const integrationsPage = (outcome: Record<string, string>) =>
-    `${new URL('integrations', deps.config.RDE_DASHBOARD_URL).href}?${new URLSearchParams(outcome)}`;
+    `${dashboardPageOf(deps.config, 'integrations')}?${new URLSearchParams(outcome)}`;
 
   app.put<ProviderParams & { Body: { client_id: string; client_secret: string } }>(
     '/api/v2/integrations/:provider/oauth/credentials',

@@ -1,0 +1,2 @@
+/** The built dashboard's directory (index.html and assets/). */
+export declare const dashboardRoot: string;

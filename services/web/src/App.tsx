@@ -1,0 +1,37 @@
+import { Route, Router, Switch } from 'wouter';
+import { SignIn } from './pages/SignIn';
+import { Verify } from './pages/Verify';
+import { SetPassword } from './pages/SetPassword';
+import { Home } from './pages/Home';
+import { OutcomeView } from './components/OutcomeView';
+import { Keys } from './pages/Keys';
+
+/** Every page, under the gateway's dashboard path (decision 0068). */
+export function App() {
+  return (
+    <Router base="/app">
+      <Switch>
+        <Route path="/auth/signin" component={SignIn} />
+        <Route path="/auth/verify" component={Verify} />
+        <Route path="/auth/set-password" component={SetPassword} />
+        <Route path="/auth/cli/finalize">
+          {/* Where the external identity provider's sign-in lands once it approved a waiting CLI. */}
+          <main>
+            <h1>Sign in to RDE</h1>
+            <OutcomeView outcome={{ done: 'cli' }} />
+          </main>
+        </Route>
+        <Route path="/" component={Home} />
+        <Route path="/keys" component={Keys} />
+        <Route>
+          <main>
+            <h1>Page not found</h1>
+            <p>
+              <a href="/app/">Go to the dashboard</a>
+            </p>
+          </main>
+        </Route>
+      </Switch>
+    </Router>
+  );
+}

@@ -1,0 +1,58 @@
+import type { Locator, Page } from 'playwright-core';
+import type { RunningRde } from '../e2e/harness';
+import { linkToken, nthMailTo, signInSecrets } from '../e2e/mail';
+import { accessibilityViolations, screenshot } from './browser';
+
+/** Steps a person takes on the dashboard's pages, by their labels and roles as a screen reader reads them. */
+export const codeSection = (page: Page) => page.getByRole('region', { name: 'Email me a sign-in code' });
+export const passwordSection = (page: Page) => page.getByRole('region', { name: 'Sign in with a password' });
+export const signUpSection = (page: Page) =>
+  page.getByRole('region', { name: 'Create an account or reset a password' });
+
+/** Opens a dashboard path (or any path the API redirects to it). */
+export async function open(page: Page, rde: RunningRde, pathAndQuery: string): Promise<void> {
+  await page.goto(`${rde.baseUrl}${pathAndQuery}`);
+}
+
+/** Signs in on the sign-in page by the emailed code (the `nth` mail to the address). */
+export async function signInByCode(page: Page, email: string, nth = 1): Promise<void> {
+  const section = codeSection(page);
+  await section.getByLabel('Email').fill(email);
+  await section.getByRole('button', { name: 'Email me a code' }).click();
+  expect(await shown(section.getByRole('status'))).toContain(email);
+  const { code } = signInSecrets(await nthMailTo(email, nth));
+  await section.getByLabel('Code').fill(code);
+  await section.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** The link of the newest set-password email, as the browser opens it. */
+export async function setPasswordLink(email: string, nth = 1): Promise<string> {
+  const mail = await nthMailTo(email, nth);
+  return `/app/auth/set-password?token=${encodeURIComponent(linkToken(mail))}`;
+}
+
+/** The page passes axe-core and its screenshot is kept. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await screenshot(page, name);
+}
+
+/** Waits until the element is on screen; its text. */
+export async function shown(locator: Locator): Promise<string> {
+  await locator.waitFor({ state: 'visible' });
+  return (await locator.textContent()) ?? '';
+}
+
+/** Whether the element has the keyboard focus. */
+export async function focused(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => element === (element.ownerDocument as { activeElement: unknown }).activeElement);
+}
+
+/** What the page's clipboard holds (the context has clipboard permissions). */
+export async function clipboardText(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    (
+      globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+    ).navigator.clipboard.readText(),
+  );
+}
