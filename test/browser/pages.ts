@@ -12,6 +12,8 @@ export const signUpSection = (page: Page) =>
 /** Opens a dashboard path (or any path the API redirects to it). */
 export async function open(page: Page, rde: RunningRde, pathAndQuery: string): Promise<void> {
   await page.goto(`${rde.baseUrl}${pathAndQuery}`);
+  // React renders after the load event: a key pressed before its first render lands on the body.
+  await page.locator('main').first().waitFor();
 }
 
 /** Signs in on the sign-in page by the emailed code (the `nth` mail to the address). */
