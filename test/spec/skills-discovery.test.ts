@@ -78,7 +78,9 @@ describe(`spec: skill discovery (${mode})`, () => {
   });
 
   test('every package has SKILL.md whose frontmatter name is its folder and whose description fits 1024 characters', async () => {
-    expect(names).toEqual(expect.arrayContaining(['rde', 'rde-people-search', 'rde-enrichment', 'rde-qualify']));
+    expect(names).toEqual(
+      expect.arrayContaining(['rde', 'rde-people-search', 'rde-enrichment', 'rde-qualify', 'rde-workflows']),
+    );
     for (const name of names) {
       const skillMd = await readFile(path.join(SKILLS, name, 'SKILL.md'), 'utf8');
       const frontmatter = /^---\n([\s\S]*?)\n---\n/.exec(skillMd)![1];
