@@ -1,10 +1,10 @@
+import { workspaceCallerOf } from '@rde/platform';
 import type { Clock, Handlers } from '@rde/platform';
 import type { billingOverview } from '@rde/proto';
 import type { CreditBook } from '../app/credit-book';
 import { overview } from '../domain/overview';
 import type { PlanState } from '../domain/subscriptions';
 import type { LedgerRepository } from '../store/ledger';
-import { callerOf } from './caller';
 import { json, toLedgerEntry } from './handlers';
 
 const RECENT_DEFAULT = 10;
@@ -24,7 +24,7 @@ export interface OverviewDependencies {
 export function overviewHandlers(deps: OverviewDependencies): Handlers<typeof billingOverview.OverviewServiceService> {
   return {
     async getOverview(request, context) {
-      const { workspaceId } = callerOf(context);
+      const { workspaceId } = workspaceCallerOf(context);
       const recent = Math.min(Math.max(request.recent, 0) || RECENT_DEFAULT, RECENT_MAX);
       const account = await deps.book.account(workspaceId);
       const [entries, planState] = await Promise.all([
@@ -37,7 +37,7 @@ export function overviewHandlers(deps: OverviewDependencies): Handlers<typeof bi
       };
     },
     async getAutoTopUp(_request, context) {
-      callerOf(context);
+      workspaceCallerOf(context);
       return { settingJson: json(AUTO_TOP_UP_OFF) };
     },
   };

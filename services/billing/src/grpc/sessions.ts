@@ -1,7 +1,7 @@
+import { workspaceCallerOf } from '@rde/platform';
 import type { Handlers } from '@rde/platform';
 import type { billingSessions } from '@rde/proto';
 import type { SessionView, Sessions } from '../app/sessions';
-import { callerOf } from './caller';
 import { json } from './handlers';
 
 const answer = async (view: Promise<SessionView>) => ({ sessionJson: json(await view) });
@@ -11,21 +11,21 @@ export function sessionHandlers(sessions: Sessions): Handlers<typeof billingSess
   return {
     startSession: (request, context) => {
       const steps = JSON.parse(Buffer.from(request.stepsJson).toString('utf8') || '[]') as unknown[];
-      return answer(sessions.start(callerOf(context), steps, request.userPrompt));
+      return answer(sessions.start(workspaceCallerOf(context), steps, request.userPrompt));
     },
     updateSessionStep: (request, context) =>
-      answer(sessions.updateStep(callerOf(context), request.sessionId, request.index, request.status)),
+      answer(sessions.updateStep(workspaceCallerOf(context), request.sessionId, request.index, request.status)),
     setSessionStatus: (request, context) =>
-      answer(sessions.setStatus(callerOf(context), request.sessionId, request.message, request.stepIndex)),
+      answer(sessions.setStatus(workspaceCallerOf(context), request.sessionId, request.message, request.stepIndex)),
     addSessionOutput: (request, context) =>
-      answer(sessions.addOutput(callerOf(context), request.sessionId, request.csv, request.label)),
-    getSession: (request, context) => answer(sessions.get(callerOf(context), request.sessionId)),
+      answer(sessions.addOutput(workspaceCallerOf(context), request.sessionId, request.csv, request.label)),
+    getSession: (request, context) => answer(sessions.get(workspaceCallerOf(context), request.sessionId)),
     setSessionLimit: (request, context) =>
-      answer(sessions.setLimit(callerOf(context), request.sessionId, request.capCents)),
+      answer(sessions.setLimit(workspaceCallerOf(context), request.sessionId, request.capCents)),
     setSessionAlert: (request, context) =>
-      answer(sessions.setAlert(callerOf(context), request.sessionId, request.message)),
-    endSession: (request, context) => answer(sessions.end(callerOf(context), request.sessionId)),
+      answer(sessions.setAlert(workspaceCallerOf(context), request.sessionId, request.message)),
+    endSession: (request, context) => answer(sessions.end(workspaceCallerOf(context), request.sessionId)),
     addSessionFeedback: (request, context) =>
-      answer(sessions.addFeedback(callerOf(context), request.sessionId, request.message)),
+      answer(sessions.addFeedback(workspaceCallerOf(context), request.sessionId, request.message)),
   };
 }

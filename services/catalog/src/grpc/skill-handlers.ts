@@ -1,4 +1,4 @@
-import { errors, type CallContext, type Caller, type Handlers } from '@rde/platform';
+import { type Handlers, workspaceCallerOf } from '@rde/platform';
 import type { catalogSkills } from '@rde/proto';
 import type { PublicSkillCatalog } from '../app/skills/public-catalog';
 import { createWorkspaceSkill } from '../app/skills/create-workspace-skill';
@@ -31,11 +31,11 @@ export function skillHandlers(
     },
 
     async listWorkspaceSkills(_request, context) {
-      return { skills: (await listWorkspaceSkills(deps, callerOf(context))).map(workspaceSkillView) };
+      return { skills: (await listWorkspaceSkills(deps, workspaceCallerOf(context))).map(workspaceSkillView) };
     },
 
     async getWorkspaceSkill({ skillId, version }, context) {
-      const seen = await getWorkspaceSkill(deps, callerOf(context), skillId, version);
+      const seen = await getWorkspaceSkill(deps, workspaceCallerOf(context), skillId, version);
       return {
         skill: workspaceSkillView(seen),
         version: skillVersionView(seen.shown, { ...seen.files }),
@@ -44,26 +44,20 @@ export function skillHandlers(
     },
 
     async createWorkspaceSkill({ scope, files }, context) {
-      return { result: saveResultView(await createWorkspaceSkill(deps, callerOf(context), scope, files)) };
+      return { result: saveResultView(await createWorkspaceSkill(deps, workspaceCallerOf(context), scope, files)) };
     },
 
     async saveWorkspaceSkill({ skillId, files }, context) {
-      return { result: saveResultView(await saveWorkspaceSkill(deps, callerOf(context), skillId, files)) };
+      return { result: saveResultView(await saveWorkspaceSkill(deps, workspaceCallerOf(context), skillId, files)) };
     },
 
     async reviewSkillVersion(request, context) {
-      return { result: saveResultView(await reviewSkillVersion(deps, callerOf(context), request)) };
+      return { result: saveResultView(await reviewSkillVersion(deps, workspaceCallerOf(context), request)) };
     },
 
     async deleteWorkspaceSkill({ skillId }, context) {
-      await deleteWorkspaceSkill(deps, callerOf(context), skillId);
+      await deleteWorkspaceSkill(deps, workspaceCallerOf(context), skillId);
       return { skillId };
     },
   };
-}
-
-/** The gateway's resolved caller: custom skills belong to a workspace. */
-function callerOf(context: CallContext): Caller {
-  if (!context.caller?.workspaceId) throw errors.unauthenticated();
-  return context.caller;
 }

@@ -1,4 +1,4 @@
-import { errors, type Caller, type CallContext, type Handlers } from '@rde/platform';
+import { errors, type Handlers, workspaceCallerOf } from '@rde/platform';
 import { dataset } from '@rde/proto';
 import type { AppendRows } from '../app/append-rows';
 import type { CreateDataset } from '../app/create-dataset';
@@ -29,7 +29,7 @@ export function datasetHandlers({
 }: DatasetUseCases): Handlers<typeof dataset.DatasetServiceService> {
   return {
     async createDataset(request, context) {
-      const caller = callerOf(context);
+      const caller = workspaceCallerOf(context);
       const { record, sample } = await creation.create({
         workspaceId: caller.workspaceId,
         createdBy: caller.userId,
@@ -47,7 +47,7 @@ export function datasetHandlers({
 
     async listDatasets(request, context) {
       const { records, total, page } = await reading.list(
-        callerOf(context).workspaceId,
+        workspaceCallerOf(context).workspaceId,
         request.sessionId,
         request.page,
       );
@@ -55,17 +55,17 @@ export function datasetHandlers({
     },
 
     async getDataset(request, context) {
-      return { dataset: toProto(await reading.get(callerOf(context).workspaceId, request.datasetId)) };
+      return { dataset: toProto(await reading.get(workspaceCallerOf(context).workspaceId, request.datasetId)) };
     },
 
     async deleteDataset(request, context) {
-      await deletion.delete(callerOf(context).workspaceId, request.datasetId);
+      await deletion.delete(workspaceCallerOf(context).workspaceId, request.datasetId);
       return { datasetId: request.datasetId };
     },
 
     async getRows(request, context) {
       const { rows, page, total } = await reading.rowPage(
-        callerOf(context).workspaceId,
+        workspaceCallerOf(context).workspaceId,
         request.datasetId,
         request.page,
       );
@@ -75,13 +75,13 @@ export function datasetHandlers({
 
     async updateRows(request, context) {
       const rows = request.rows.map(({ index, rowJson }) => ({ index: Number(index), row: parseRow(rowJson) }));
-      await updating.updateRows(callerOf(context).workspaceId, request.datasetId, rows, request.enrichStatus);
+      await updating.updateRows(workspaceCallerOf(context).workspaceId, request.datasetId, rows, request.enrichStatus);
       return {};
     },
 
     async appendRows(request, context) {
       const record = await appending.append({
-        workspaceId: callerOf(context).workspaceId,
+        workspaceId: workspaceCallerOf(context).workspaceId,
         id: request.datasetId,
         offset: Number(request.offset),
         rows: parseRows(request.rowsJson),
@@ -91,7 +91,8 @@ export function datasetHandlers({
     },
 
     async *exportCsv(request, context) {
-      for await (const chunk of await reading.csv(callerOf(context).workspaceId, request.datasetId)) yield { chunk };
+      for await (const chunk of await reading.csv(workspaceCallerOf(context).workspaceId, request.datasetId))
+        yield { chunk };
     },
   };
 }
@@ -101,12 +102,6 @@ function noRows(rowsJson: Uint8Array): [] {
   if (rowsJson.length > 0)
     throw errors.badRequest({ detail: 'rows_json must be empty when copy_of_dataset_id is given' });
   return [];
-}
-
-/** Datasets belong to a workspace: a call that acts for nobody is refused. */
-function callerOf(context: CallContext): Caller {
-  if (!context.caller?.workspaceId) throw errors.unauthenticated();
-  return context.caller;
 }
 
 function toProto(record: DatasetRecord): dataset.Dataset {

@@ -1,4 +1,4 @@
-import { errors, type CallContext, type Caller, type Handlers } from '@rde/platform';
+import { type Handlers, workspaceCallerOf } from '@rde/platform';
 import type { mcp } from '@rde/proto';
 import type { McpEndpoint } from '../app/mcp-handler';
 import { parseJson } from '../domain/json';
@@ -15,7 +15,7 @@ export function mcpHandlers(endpoint: McpEndpoint): Handlers<typeof mcp.McpServi
           body: request.body,
           parsedBody: parsedJson(request.body),
         },
-        callerOf(context),
+        workspaceCallerOf(context),
       );
       return {
         status: answer.status,
@@ -33,10 +33,4 @@ function parsedJson(body: Uint8Array): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** MCP acts for one workspace per connection: a call that acts for nobody is refused. */
-function callerOf(context: CallContext): Caller {
-  if (!context.caller?.workspaceId) throw errors.unauthenticated();
-  return context.caller;
 }

@@ -1,4 +1,4 @@
-import { errors, type Caller, type CallContext, type Handlers } from '@rde/platform';
+import { errors, type Handlers, workspaceCallerOf } from '@rde/platform';
 import type { waterfall } from '@rde/proto';
 import type { Qualifier, QualifyInput } from '../app/qualify';
 import type { QualifyRuns } from '../app/qualify-run';
@@ -13,7 +13,7 @@ export function qualifyHandlers(
 ): Pick<Handlers<typeof waterfall.WaterfallServiceService>, 'qualify'> {
   return {
     async qualify(request, context) {
-      const caller = callerOf(context);
+      const caller = workspaceCallerOf(context);
       const input: QualifyInput = {
         jobSpec: request.jobSpec,
         candidates: parseJson(request.candidatesJson),
@@ -47,12 +47,6 @@ function counts(outcome: QualifyOutcome) {
     status: '',
     candidateCount: outcome.ranked.length,
   };
-}
-
-/** Scoring acts for a workspace like every metered route, even though it charges nothing. */
-function callerOf(context: CallContext): Caller {
-  if (!context.caller?.workspaceId) throw errors.unauthenticated();
-  return context.caller;
 }
 
 function parseJson(bytes: Uint8Array): unknown {
