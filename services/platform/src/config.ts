@@ -71,7 +71,6 @@ export const env = {
       .describe('expected true, false, 1 or 0')
       .default(fallback ? 'true' : 'false')
       .transform((v) => v === 'true' || v === '1'),
-  adapter: () => z.enum(['memory', 'production']).optional(),
 };
 
 /**
