@@ -24,6 +24,7 @@ import { defaultRetryBackoff, handleUntilDone, type RetryBackoff } from '../hand
 import { kafkaLogLevel, pinoLogCreator } from './log';
 import { kafkaConsumerLag } from '../../metrics';
 import { withMessageSpans } from './message-spans';
+import { createTopicsWithLeaders } from './topics';
 
 /**
  * Topics not created beforehand (`rde migrate`) are created on demand with these; a single-broker
@@ -63,16 +64,14 @@ export class KafkaBus implements Bus {
 
   async ensureTopics(topics: readonly TopicSpec[]): Promise<void> {
     if (topics.length === 0) return;
-    await (
-      await this.connectedAdmin()
-    ).createTopics({
-      topics: topics.map(({ topic, partitions, replicationFactor }) => ({
+    await createTopicsWithLeaders(
+      await this.connectedAdmin(),
+      topics.map(({ topic, partitions, replicationFactor }) => ({
         topic,
         numPartitions: partitions,
         replicationFactor,
       })),
-      waitForLeaders: true,
-    });
+    );
   }
 
   async publish(topic: string, messages: BusMessage[]): Promise<void> {
@@ -158,12 +157,9 @@ export class KafkaBus implements Bus {
 
   private ensureTopic(topic: string): Promise<void> {
     return getOrOpen(this.topics, topic, async () => {
-      await (
-        await this.connectedAdmin()
-      ).createTopics({
-        topics: [{ topic, numPartitions: TOPIC_PARTITIONS, replicationFactor: TOPIC_REPLICATION }],
-        waitForLeaders: true,
-      });
+      await createTopicsWithLeaders(await this.connectedAdmin(), [
+        { topic, numPartitions: TOPIC_PARTITIONS, replicationFactor: TOPIC_REPLICATION },
+      ]);
     });
   }
 }
