@@ -34,7 +34,7 @@ async function recordCosts(name: string, keyValue: KeyValue): Promise<void> {
     costs.push(
       await timed(async () => {
         await records.claim(key, 'fingerprint', 'owner');
-        await records.keep(key, 'fingerprint', {
+        await records.keep(key, 'fingerprint', 'owner', {
           status: 200,
           headers: { 'content-type': 'application/json' },
           body: ANSWER,

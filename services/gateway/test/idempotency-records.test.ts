@@ -26,7 +26,7 @@ describe('idempotency records', () => {
       fingerprint: 'fp',
       retryAfterMs: 2_000,
     });
-    await repository.keep('k', 'fp', answer('{"ok":true}'));
+    await repository.keep('k', 'fp', 'gw1:req1', answer('{"ok":true}'));
     expect(await repository.claim('k', 'fp', 'gw2:req2')).toEqual({
       state: 'done',
       fingerprint: 'fp',
@@ -48,21 +48,40 @@ describe('idempotency records', () => {
   test('a kept answer expires after the retention window; a released key is free at once', async () => {
     const { clock, repository } = records();
     await repository.claim('k', 'fp', 'o');
-    await repository.keep('k', 'fp', answer('{}'));
+    await repository.keep('k', 'fp', 'o', answer('{}'));
     clock.advance(LIMITS.retentionMs);
     expect(await repository.claim('k', 'fp', 'o')).toEqual({ state: 'claimed' });
-    await repository.release('k');
+    await repository.release('k', 'fp', 'o');
     expect(await repository.claim('k', 'other', 'o')).toEqual({ state: 'claimed' });
+  });
+
+  test('an owner whose lease lapsed and was claimed by another request leaves that claim alone: no renew, keep or release of it', async () => {
+    const { clock, repository } = records();
+    await repository.claim('k', 'fp', 'gw1:slow');
+    clock.advance(LIMITS.leaseMs);
+    expect(await repository.claim('k', 'fp', 'gw2:retry')).toEqual({ state: 'claimed' });
+
+    await repository.renew('k', 'fp', 'gw1:slow');
+    await repository.release('k', 'fp', 'gw1:slow');
+    await repository.keep('k', 'fp', 'gw1:slow', answer('{"late":true}'));
+    expect((await repository.claim('k', 'fp', 'gw3:third')).state).toBe('running');
+
+    await repository.keep('k', 'fp', 'gw2:retry', answer('{"ok":true}'));
+    expect(await repository.claim('k', 'fp', 'gw3:fourth')).toEqual({
+      state: 'done',
+      fingerprint: 'fp',
+      response: answer('{"ok":true}'),
+    });
   });
 
   test('a large answer comes back byte for byte (gzipped in store); one over the bound keeps only its fingerprint', async () => {
     const { repository } = records();
     const large = JSON.stringify({ rows: Array.from({ length: 500 }, (_, i) => ({ i, name: 'same text' })) });
-    await repository.keep('large', 'fp', answer(large));
+    await repository.keep('large', 'fp', 'o', answer(large));
     const kept = await repository.claim('large', 'fp', 'o');
     expect(kept.state === 'done' && kept.response?.body.toString()).toBe(large);
     const random = randomBytes(8_000).toString('base64');
-    await repository.keep('huge', 'fp', answer(random));
+    await repository.keep('huge', 'fp', 'o', answer(random));
     expect(await repository.claim('huge', 'fp', 'o')).toEqual({ state: 'done', fingerprint: 'fp' });
   });
 });

@@ -77,6 +77,23 @@ export function describeKeyValueContract(name: string, fixture: () => KeyValueFi
       expect(await kv.ttl('plain')).toBeNull();
     });
 
+    it('lets a lease owner renew and end only its own lease, never one another owner has taken since', async () => {
+      expect(await kv.setIfAbsentOrEqual('lease', 'a', 'a', TTL_MS)).toBe(true); // absent: taken
+      expect(await kv.setIfAbsentOrEqual('lease', 'a', 'a-done', TTL_MS)).toBe(true); // still a's
+      expect(await kv.get('lease')).toBe('a-done');
+      await subject.elapse(TTL_MS + 50);
+
+      expect(await kv.setIfAbsent('lease', 'b', TTL_MS * 10)).toBe(true); // a's lapsed; b takes it
+      expect(await kv.setIfAbsentOrEqual('lease', 'a-done', 'a-late', TTL_MS)).toBe(false);
+      expect(await kv.deleteIfEqual('lease', 'a-done')).toBe(false);
+      expect(await kv.get('lease')).toBe('b');
+      expect(await kv.ttl('lease')).toBeGreaterThan(TTL_MS);
+
+      expect(await kv.deleteIfEqual('lease', 'b')).toBe(true);
+      expect(await kv.get('lease')).toBeNull();
+      expect(await kv.deleteIfEqual('lease', 'b')).toBe(false);
+    });
+
     it('keeps namespaces apart', async () => {
       const other = await subject.open(uniqueName('kv-other'));
       await kv.set('shared-name', 'mine');

@@ -58,6 +58,8 @@ interface Held {
   readonly keyed: KeyedRequest;
   readonly storageKey: string;
   readonly fingerprint: string;
+  /** This request on this gateway: only the owner renews, keeps or frees the key. */
+  readonly owner: string;
   readonly heartbeat: NodeJS.Timeout;
   /** The renewal in flight, awaited before the answer is kept so it cannot overwrite it. */
   renewing: Promise<void>;
@@ -115,6 +117,7 @@ export function registerIdempotency(app: FastifyInstance, records: IdempotencyRe
       keyed,
       storageKey,
       fingerprint,
+      owner,
       renewing: Promise.resolve(),
       heartbeat: setInterval(renew, leaseMs / 3).unref(),
     };
@@ -129,8 +132,9 @@ export function registerIdempotency(app: FastifyInstance, records: IdempotencyRe
     await entry.renewing;
     const response = keptResponse(reply, payload);
     const status = entry.keyed.outcomeStatus?.(response.status, response.body) ?? response.status;
-    if (!isKeptStatus(status)) await records.release(entry.storageKey);
-    else await records.keep(entry.storageKey, entry.fingerprint, response);
+    const { storageKey, fingerprint, owner } = entry;
+    if (!isKeptStatus(status)) await records.release(storageKey, fingerprint, owner);
+    else await records.keep(storageKey, fingerprint, owner, response);
     return payload;
   });
 

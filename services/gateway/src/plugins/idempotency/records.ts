@@ -42,7 +42,7 @@ export class IdempotencyRecordsRepository {
   ) {}
 
   async claim(key: string, fingerprint: string, owner: string): Promise<Claim> {
-    const marker = JSON.stringify({ s: 'running', f: fingerprint, o: owner } satisfies Stored);
+    const marker = markerOf(fingerprint, owner);
     // A record that expires between the SET NX and the GET is claimed on the second pass.
     for (let attempt = 0; attempt < 2; attempt++) {
       if (await this.keyValue.setIfAbsent(key, marker, this.limits.leaseMs)) return { state: 'claimed' };
@@ -52,25 +52,36 @@ export class IdempotencyRecordsRepository {
     return { state: 'running', fingerprint, retryAfterMs: this.limits.leaseMs };
   }
 
-  /** Extends the owner's lease while its request runs. */
+  /**
+   * Extends the owner's lease while its request runs. A lease that lapsed (a stalled gateway) and was
+   * claimed by another request stays the other's.
+   */
   async renew(key: string, fingerprint: string, owner: string): Promise<void> {
-    const marker = JSON.stringify({ s: 'running', f: fingerprint, o: owner } satisfies Stored);
-    await this.keyValue.set(key, marker, { ttlMs: this.limits.leaseMs });
+    const marker = markerOf(fingerprint, owner);
+    await this.keyValue.setIfAbsentOrEqual(key, marker, marker, this.limits.leaseMs);
   }
 
-  /** Keeps the first response for the retention window (its body compressed, or left out when too large). */
-  async keep(key: string, fingerprint: string, response: KeptResponse): Promise<void> {
+  /**
+   * Keeps the first response for the retention window (its body compressed, or left out when too large),
+   * unless the owner's lease lapsed and another request holds the key now: that one's answer is kept.
+   */
+  async keep(key: string, fingerprint: string, owner: string, response: KeptResponse): Promise<void> {
     const compressed = response.body.length > COMPRESS_ABOVE_BYTES;
     const body = compressed ? gzipSync(response.body) : response.body;
     const stored: Stored = { s: 'done', f: fingerprint, status: response.status, headers: { ...response.headers } };
     if (body.length <= this.limits.maxBodyBytes)
       Object.assign(stored, { body: body.toString('base64'), gz: compressed });
-    await this.keyValue.set(key, JSON.stringify(stored), { ttlMs: this.limits.retentionMs });
+    await this.keyValue.setIfAbsentOrEqual(
+      key,
+      markerOf(fingerprint, owner),
+      JSON.stringify(stored),
+      this.limits.retentionMs,
+    );
   }
 
-  /** Frees the key (a refused request), so a corrected retry runs. */
-  async release(key: string): Promise<void> {
-    await this.keyValue.delete(key);
+  /** Frees the owner's key (a refused request), so a corrected retry runs; another's claim stays. */
+  async release(key: string, fingerprint: string, owner: string): Promise<void> {
+    await this.keyValue.deleteIfEqual(key, markerOf(fingerprint, owner));
   }
 
   private async claimOf(key: string, stored: Stored): Promise<Claim> {
@@ -83,4 +94,8 @@ export class IdempotencyRecordsRepository {
     const body = stored.gz ? gunzipSync(bytes) : bytes;
     return { state: 'done', fingerprint: stored.f, response: { status: stored.status, headers: stored.headers, body } };
   }
+}
+
+function markerOf(fingerprint: string, owner: string): string {
+  return JSON.stringify({ s: 'running', f: fingerprint, o: owner } satisfies Stored);
 }

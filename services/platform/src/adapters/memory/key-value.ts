@@ -37,8 +37,19 @@ export class InMemoryKeyValue implements KeyValue {
     return next;
   }
 
+  async setIfAbsentOrEqual(key: string, current: string, value: string, ttlMs: number): Promise<boolean> {
+    const found = this.live(key);
+    if (found && found.value !== current) return false;
+    this.write(key, { value, expiresAt: this.expiry(ttlMs) });
+    return true;
+  }
+
   async delete(key: string): Promise<boolean> {
     return this.live(key) !== undefined && this.entries.delete(key);
+  }
+
+  async deleteIfEqual(key: string, current: string): Promise<boolean> {
+    return this.live(key)?.value === current && this.entries.delete(key);
   }
 
   async ttl(key: string): Promise<number | null> {
