@@ -1,3 +1,3 @@
 """rde: the thin command-line client of RDE, a recruiting data engine sold in credits."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

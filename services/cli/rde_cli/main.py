@@ -5,7 +5,7 @@ import json
 import os
 import sys
 
-from rde_cli import __version__, account, credentials, runs, tools, update
+from rde_cli import __version__, account, credentials, runs, tools, update, workflows
 from rde_cli.errors import ApiError, CliError
 from rde_cli.http import Api
 
@@ -18,7 +18,7 @@ def parser():
     top.add_argument("--json", action="store_true", help="JSON output (the default when output is piped)")
     commands = top.add_subparsers(dest="command", metavar="command")
     commands.required = True
-    for group in (account, tools, runs, update):
+    for group in (account, tools, runs, workflows, update):
         group.register(commands)
     return top
 
