@@ -13,8 +13,10 @@
  * validation included).
  */
 import type { Client } from '@modelcontextprotocol/client';
+import { createLogger } from '@rde/platform';
 import type { ToolClients } from '../../services/mcp/src/clients';
 import { createEndpoint, mcpServerFor } from '../../services/mcp/src/app/mcp-handler';
+import { createSkillResources } from '../../services/mcp/src/app/skill-resources';
 import { mode, startRde, type RunningRde } from '../e2e/harness';
 import { mcpClient } from '../e2e/mcp-client';
 import { describePercentiles, paidCall, PAID_CALL_BODY, percentiles, rdeCpuSeconds, timed, workspaceKeys } from './lib';
@@ -92,7 +94,7 @@ async function servedCallMicros(revision: Revision): Promise<number> {
   const meta = { creditsCharged: { millicredits: 1000 }, runId: 'run_bench', settled: false };
   const resultJson = Buffer.from(JSON.stringify({ data: [{ full_name: 'Ada Strong' }] }));
   const clients = { catalog: { callTool: async () => ({ resultJson, meta }) } } as unknown as ToolClients;
-  const endpoint = createEndpoint(clients);
+  const endpoint = createEndpoint(clients, createSkillResources(clients, createLogger('bench', 'silent')));
   const caller = { workspaceId: 'ws_bench', userId: 'usr_bench', requestId: 'bench' } as never;
   const { body, headers } = toolsCall(revision);
   const serve = async () => {

@@ -17,6 +17,47 @@ RDE_GOOGLE_REDIRECT_URL:   {modules: [auth], config: googleRedirectUrl}
 RDE_STRIPE_SECRET_KEY:     {modules: [billing], secret: stripeSecretKey}
 RDE_STRIPE_WEBHOOK_SECRET: {modules: [billing], secret: stripeWebhookSecret}
 RDE_BILLING_RETURN_URL:    {modules: [billing], config: billingReturnUrl}
+RDE_CLI_RELEASE_STORE_URL: {modules: [catalog], config: cliReleaseStoreUrl}
+RDE_CLI_RELEASES_FILE:     {modules: [catalog], config: cliReleasesFile}
+RDE_CLI_MIN_VERSION:       {modules: [catalog], config: cliMinVersion}
+RDE_NPM_UPSTREAM_URL:      {modules: [catalog], config: npmUpstreamUrl}
+RDE_NPM_PACKAGES:          {modules: [catalog], config: npmPackages}
+RDE_DISTRIBUTION_UPSTREAM_TIMEOUT_MS: {modules: [catalog], config: distributionUpstreamTimeoutMs}
+{{- end -}}
+
+{{/*
+Every other variable a module reads (services/<module>/src/config.ts), which an install may set in
+modules.<name>.env: tuning whose defaults suit production, the vendors' URLs and keys (keys from a
+Secret through extraEnvFrom), development and fault hooks. The chart itself sets the ports, the
+bind addresses, the drain and the other modules' addresses. An RDE_ name in modules.<name>.env that
+is neither here nor above is refused, so a misspelt name cannot be ignored silently.
+services/rde/test/chart-settings.test.ts holds both tables against what each module declares.
+*/}}
+{{- define "rde.envSettings" -}}
+gateway: [RDE_RPC_DEADLINE_MS, RDE_READY_PROBE_MS, RDE_BEARER_CACHE_MS, RDE_OPENAI_APPS_CHALLENGE, RDE_PUBLIC_URL,
+  RDE_TRUSTED_PROXIES, RDE_MCP_ALLOWED_ORIGINS, RDE_IDEMPOTENCY_TTL_MS, RDE_IDEMPOTENCY_LEASE_MS,
+  RDE_IDEMPOTENCY_MAX_BODY_BYTES]
+auth: [RDE_RPC_DEADLINE_MS, RDE_DEV_API_KEY, RDE_DEV_GRANT_CREDITS, RDE_PUBLIC_URL, RDE_SUPPORT_INBOX,
+  RDE_ISSUE_WEBHOOK_URL, RDE_MAGIC_LINK_TTL_MS, RDE_CLI_CLAIM_TTL_MS, RDE_INTEGRATIONS, RDE_CLI_START_PER_IP_PER_MINUTE]
+billing: [RDE_BILLING_REAPER_INTERVAL_MS, RDE_BILLING_HOLD_TTL_MS, RDE_FAULT_PAUSE_AFTER_APPLY_MS, RDE_STRIPE_API_BASE,
+  RDE_BILLING_PERIOD_JOBS_INTERVAL_MS]
+catalog: [RDE_PROVIDER_TIMEOUT_MS, RDE_PROVIDER_CONNECTIONS, RDE_CATALOG_HOLD_TTL_MS, RDE_CATALOG_OUTBOX_POLL_MS,
+  RDE_CATALOG_INVOCATION_REPLAY_MS, RDE_RPC_DEADLINE_MS, RDE_CATALOG_CENTS_PER_CREDIT, RDE_CATALOG_SKILLS_DIR,
+  RDE_PPLGRAPH_API_KEY, RDE_PPLGRAPH_BASE_URL, RDE_PROSPECTDB_API_KEY, RDE_PROSPECTDB_BASE_URL, RDE_WEBSCOUT_API_KEY,
+  RDE_WEBSCOUT_BASE_URL, RDE_LINKSCAN_API_KEY, RDE_LINKSCAN_BASE_URL, RDE_MAILFINDER_API_KEY, RDE_MAILFINDER_BASE_URL,
+  RDE_REACHOUT_API_KEY, RDE_REACHOUT_BASE_URL, RDE_BULKMAIL_API_KEY, RDE_BULKMAIL_BASE_URL, RDE_PERSONA_API_KEY,
+  RDE_PERSONA_BASE_URL, RDE_HOMEBASE_API_KEY, RDE_HOMEBASE_BASE_URL, RDE_VERIMAIL_API_KEY, RDE_VERIMAIL_BASE_URL,
+  RDE_DIALBOOK_API_KEY, RDE_DIALBOOK_BASE_URL, RDE_RINGDIRECT_API_KEY, RDE_RINGDIRECT_BASE_URL, RDE_PROFILELY_API_KEY,
+  RDE_PROFILELY_BASE_URL, RDE_LITEPRO_API_KEY, RDE_LITEPRO_BASE_URL]
+waterfall: [RDE_RPC_DEADLINE_MS, RDE_WATERFALL_STEP_DEADLINE_MS, RDE_WATERFALL_HOLD_TTL_MS, RDE_WATERFALL_OUTBOX_POLL_MS,
+  RDE_ENRICH_DETACH_MS, RDE_ENRICH_REPLAY_WINDOW_MS, RDE_ENRICH_POLL_BUDGET_MS, RDE_ENRICH_POLL_INTERVAL_MS,
+  RDE_ENRICH_JOB_LEASE_MS, RDE_ENRICH_JOB_LIFETIME_MS, RDE_ENRICH_VENDOR_CONCURRENCY, RDE_ENRICH_RUN_CHUNK_ROWS,
+  RDE_ENRICH_RUN_SLOTS, RDE_ENRICH_RUN_DETACH_MS, RDE_ENRICH_RUN_BLOCK_MS, RDE_ENRICH_RUN_CHUNK_LEASE_MS,
+  RDE_ENRICH_RUN_SWEEP_MS, RDE_ENRICH_RUN_WORKSPACE_LIMIT]
+dataset: [RDE_DATASET_WRITE_BATCH, RDE_DATASET_QUOTA_DATASETS, RDE_DATASET_QUOTA_ROWS, RDE_DATASET_QUOTA_BYTES]
+workflow: [RDE_RPC_DEADLINE_MS]
+mcp: [RDE_RPC_DEADLINE_MS, RDE_MCP_OAUTH_REGISTER_PER_MINUTE, RDE_MCP_OAUTH_TOKEN_PER_MINUTE,
+  RDE_MCP_OAUTH_MEMBERSHIP_CACHE_MS, RDE_MCP_OAUTH_REFRESH_GRACE_MS]
 {{- end -}}
 
 {{/*
@@ -101,6 +142,12 @@ fails the render with what to set. Call with (list $ "auth").
 {{- fail (printf "secrets.%s (%s, read by %s) is required: %s. Set secrets.%s.value, secrets.%s.existingSecret or secrets.existingSecret%s" $setting.secret $variable $module $required $setting.secret $setting.secret $hint) }}
 {{- end }}
 {{- end }}
+{{- end }}
+{{- end }}
+{{- $takes := get (include "rde.envSettings" $ | fromYaml) $module }}
+{{- range $variable, $_ := $env }}
+{{- if and (hasPrefix "RDE_" $variable) (not (has $variable $takes)) }}
+{{- fail (printf "modules.%s.env.%s: %s reads no such variable through env (the chart sets ports, addresses and the drain itself; the names it takes: rde.envSettings in templates/_settings.tpl)" $module $variable $module) }}
 {{- end }}
 {{- end }}
 {{- end -}}

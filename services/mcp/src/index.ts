@@ -2,6 +2,7 @@ import { grpcModule } from '@rde/platform';
 import { mcp, mcpOAuth, protoFileOf } from '@rde/proto';
 import { createEndpoint } from './app/mcp-handler';
 import { createAuthorizationServer } from './app/oauth';
+import { createSkillResources } from './app/skill-resources';
 import { createAuthClient, createToolClients } from './clients';
 import { MCP_VARIABLES, mcpConfig } from './config';
 import { mcpHandlers } from './grpc/handlers';
@@ -9,7 +10,7 @@ import { oauthHandlers } from './grpc/oauth-handlers';
 
 /**
  * The MCP server: tools mapped onto the catalog's, waterfall's, billing's, dataset's and workflow's RPCs
- * (decision 0028), and its OAuth 2.0 authorization server (decision 0029).
+ * (decision 0028), the skills as resources (decision 0080), and its OAuth 2.0 authorization server (decision 0029).
  */
 export const mcpModule = grpcModule({
   name: 'mcp',
@@ -22,7 +23,7 @@ export const mcpModule = grpcModule({
     const counters = await ctx.backends.keyValue('mcp');
     const clients = createToolClients(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
     const auth = createAuthClient(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
-    const endpoint = createEndpoint(clients);
+    const endpoint = createEndpoint(clients, createSkillResources(clients, ctx.logger));
     const authorizationServer = await createAuthorizationServer({
       store,
       counters,

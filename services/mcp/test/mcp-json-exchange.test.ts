@@ -5,7 +5,7 @@ import {
   Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { errors, type Caller } from '@rde/platform';
+import { createLogger, errors, type Caller } from '@rde/platform';
 import type { ToolClients } from '../src/clients';
 import {
   legacyRoute,
@@ -16,7 +16,8 @@ import {
   type McpAnswer,
   type McpExchange,
 } from '../src/app/json-exchange';
-import { authInfoOf, createEndpoint, mcpServerFor } from '../src/app/mcp-handler';
+import { authInfoOf, createEndpoint, fullMcpServerFor, mcpServerFor } from '../src/app/mcp-handler';
+import { createSkillResources } from '../src/app/skill-resources';
 
 const URL = 'http://127.0.0.1/api/v2/mcp';
 const CALLER = { workspaceId: 'ws_json', userId: 'usr_json', requestId: 'req_json' } as Caller;
@@ -71,8 +72,11 @@ const exchangeOf = (body: Body, headers: [string, string][]): McpExchange => ({
 });
 
 /** The SDK's own entry, serving the same tools: what every answer must equal. */
-const reference = createMcpHandler(() => mcpServerFor(clients, CALLER), { responseMode: 'json', legacy: 'reject' });
-const endpoint = createEndpoint(clients);
+const skills = createSkillResources(clients, createLogger('test', 'silent'));
+/** The SDK's serving of every exchange off the fast path: the full server (tools and skill resources). */
+const fullServer = () => fullMcpServerFor(clients, skills, CALLER);
+const reference = createMcpHandler(fullServer, { responseMode: 'json', legacy: 'reject' });
+const endpoint = createEndpoint(clients, skills);
 afterAll(async () => Promise.all([reference.close(), endpoint.close()]));
 
 async function sdkAnswer(body: Body, headers: [string, string][]) {
@@ -225,7 +229,7 @@ async function legacySdkAnswer(body: unknown, headers: [string, string][]) {
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
-  const server = mcpServerFor(clients, CALLER);
+  const server = fullServer();
   await server.connect(transport);
   const request = new Request(URL, { method: 'POST', headers, body: JSON.stringify(body) });
   const response = await transport.handleRequest(request, { authInfo: authInfoOf(CALLER) });

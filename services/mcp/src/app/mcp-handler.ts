@@ -2,6 +2,7 @@ import { RdeError, type Caller } from '@rde/platform';
 import {
   createMcpHandler,
   isLegacyRequest,
+  McpServer,
   PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
@@ -16,6 +17,7 @@ import {
 import type { ToolClients } from '../clients';
 import { isJsonObject } from '../domain/json';
 import { argumentCheck } from './arguments';
+import type { SkillResources } from './skill-resources';
 import { SERVED_REVISIONS, serveFast, type McpAnswer, type McpExchange } from './json-exchange';
 import { MCP_TOOLS } from './tools';
 
@@ -48,16 +50,38 @@ export function authInfoOf(caller: Caller): AuthInfo {
 }
 
 /**
- * Builds the stateless MCP server for one request, bound to the caller. Cheap by design (measured
- * in test/bench/mcp.bench.ts). An unknown tool is a JSON-RPC invalid-params error, as the SDK's
- * `McpServer` answers it; a refusal of the arguments or by a service is a tool error.
+ * The stateless MCP server of a hot exchange (`tools/list`, `tools/call` on the JSON fast path), bound
+ * to the caller: the tools only. Cheap by design (measured in test/bench/mcp.bench.ts).
  */
 export function mcpServerFor(clients: ToolClients, caller: Caller): Server {
-  // The tool list never changes while a client is connected, and there is no stream to announce it on.
-  const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
+  const server = new Server(SERVER_INFO, { capabilities: {}, supportedProtocolVersions: SERVED_REVISIONS });
+  serveTools(server, clients, caller);
+  return server;
+}
+
+/**
+ * The server of every other exchange (initialize, discovery, resources, skills): the tools and the
+ * skills as resources (decision 0080). The resource list never changes while a client is connected,
+ * and there is no stream to announce it on.
+ */
+export function fullMcpServerFor(clients: ToolClients, skills: SkillResources, caller: Caller): McpServer {
+  const mcp = new McpServer(SERVER_INFO, {
+    capabilities: { resources: { listChanged: false } },
     supportedProtocolVersions: SERVED_REVISIONS,
   });
+  serveTools(mcp.server, clients, caller);
+  skills.attach(mcp, caller);
+  return mcp;
+}
+
+/**
+ * Binds `tools/list` and `tools/call` to the catalog above. An unknown tool is a JSON-RPC
+ * invalid-params error, as the SDK's `McpServer` answers it; a refusal of the arguments or by a
+ * service is a tool error.
+ */
+function serveTools(server: Server, clients: ToolClients, caller: Caller): void {
+  // The tool list never changes while a client is connected, and there is no stream to announce it on.
+  server.registerCapabilities({ tools: { listChanged: false } });
   server.setRequestHandler('tools/list', () => LISTED);
   server.setRequestHandler('tools/call', async ({ params }) => {
     const entry = TOOLS.get(params.name);
@@ -69,7 +93,6 @@ export function mcpServerFor(clients: ToolClients, caller: Caller): Server {
     });
     return server.projectCallToolResult(result, undefined);
   });
-  return server;
 }
 
 /** Serves one exchange for a caller. */
@@ -81,13 +104,14 @@ export interface McpEndpoint {
 /**
  * Streamable HTTP in single-response JSON mode, stateless (no Mcp-Session-Id). A well-formed
  * tools/list or tools/call of either era takes the JSON fast path (decision 0038); every other
- * exchange goes to the SDK's serving as a web Request: the per-request entry, and for 2025-era
+ * exchange goes, with the full server (tools and skill resources), to the SDK's serving as a web
+ * Request: the per-request entry, and for 2025-era
  * clients a stateless transport of their own, because the SDK's built-in legacy fallback answers
  * with SSE, not JSON.
  */
-export function createEndpoint(clients: ToolClients): McpEndpoint {
+export function createEndpoint(clients: ToolClients, skills: SkillResources): McpEndpoint {
   const factory = ({ authInfo }: { authInfo?: AuthInfo }) =>
-    mcpServerFor(clients, (authInfo?.extra as { caller: Caller }).caller);
+    fullMcpServerFor(clients, skills, (authInfo?.extra as { caller: Caller }).caller);
   const modern: McpHttpHandler = withoutConsoleWarnings(() =>
     createMcpHandler(factory, { responseMode: 'json', legacy: 'reject' }),
   );
