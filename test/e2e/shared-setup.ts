@@ -1,0 +1,24 @@
+import { shareable, startRde, type RunningRde } from './harness';
+import { SHARED_VARIABLE } from './shared';
+
+/** Where globalSetup leaves the instances for globalTeardown: jest's documented hand-over is a global. */
+const STARTED = Symbol.for('rde.e2e.sharedInstances');
+type Holder = { [STARTED]?: RunningRde[] };
+
+/**
+ * Jest's globalSetup when the test command asks (RDE_E2E_SHARED=1, jest.config.js): one RDE in the
+ * default configuration per jest worker, which files asking `startRde(…, { shared: true })` attach
+ * to (decision 0080).
+ */
+export default async function startShared(globalConfig: { maxWorkers: number }): Promise<void> {
+  const instances = await Promise.all(Array.from({ length: globalConfig.maxWorkers }, () => startRde()));
+  (globalThis as Holder)[STARTED] = instances;
+  process.env[SHARED_VARIABLE] = JSON.stringify(instances.map(shareable));
+}
+
+/** Jest's globalTeardown: stops what globalSetup started. */
+export async function stopShared(): Promise<void> {
+  const instances = (globalThis as Holder)[STARTED] ?? [];
+  delete (globalThis as Holder)[STARTED];
+  await Promise.all(instances.map((rde) => rde.stop()));
+}
