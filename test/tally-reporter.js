@@ -16,9 +16,9 @@ class TallyReporter {
   }
 }
 
-/** Appends `<seconds> <file>` per suite to $RDE_SUITE_TIMES_FILE: where the test command's time goes. */
+/** Appends `<seconds> <file>` per suite to $RDE_E2E_SUITE_TIMES_FILE: where the test command's time goes. */
 function recordSuiteTimes(suites) {
-  const file = process.env.RDE_SUITE_TIMES_FILE;
+  const file = process.env.RDE_E2E_SUITE_TIMES_FILE;
   if (!file) return;
   const root = `${process.cwd()}/`;
   const lines = suites.map(({ perfStats, testFilePath }) => {

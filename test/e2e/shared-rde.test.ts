@@ -1,6 +1,7 @@
 import { api } from './api';
 import { mode, startRde, type RunningRde } from './harness';
 import { SHARED_VARIABLE } from './shared';
+import startShared from './shared-setup';
 
 jest.setTimeout(180_000);
 
@@ -47,6 +48,38 @@ whenShared(`the shared RDE of a jest worker (${mode})`, () => {
       expect(own.processOf('gateway').pid).toEqual(expect.any(Number));
     } finally {
       await own.stop();
+    }
+  });
+});
+
+describe(`the shared RDE's start (${mode})`, () => {
+  const published = process.env[SHARED_VARIABLE];
+  const readyMs = process.env.RDE_E2E_READY_MS;
+
+  afterEach(() => {
+    process.env[SHARED_VARIABLE] = published;
+    if (published === undefined) delete process.env[SHARED_VARIABLE];
+    process.env.RDE_E2E_READY_MS = readyMs;
+    if (readyMs === undefined) delete process.env.RDE_E2E_READY_MS;
+  });
+
+  test('an instance that does not become ready publishes nothing, so each file starts its own', async () => {
+    delete process.env[SHARED_VARIABLE];
+    // The harness reads the readiness limit as it loads: a fresh copy with no time to get ready.
+    process.env.RDE_E2E_READY_MS = '1';
+    let setup: typeof startShared = startShared;
+    jest.isolateModules(() => {
+      setup = jest.requireActual<{ default: typeof startShared }>('./shared-setup').default;
+    });
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      await setup({ maxWorkers: 1 });
+      expect(process.env[SHARED_VARIABLE]).toBeUndefined();
+      expect(warn).toHaveBeenCalledWith(
+        expect.stringContaining('the shared RDE did not start; every file starts its own'),
+      );
+    } finally {
+      warn.mockRestore();
     }
   });
 });

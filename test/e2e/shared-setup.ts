@@ -11,9 +11,17 @@ type Holder = { [STARTED]?: RunningRde[] };
  * to (decision 0080).
  */
 export default async function startShared(globalConfig: { maxWorkers: number }): Promise<void> {
-  const instances = await Promise.all(Array.from({ length: globalConfig.maxWorkers }, () => startRde()));
+  const starts = await Promise.allSettled(Array.from({ length: globalConfig.maxWorkers }, () => startRde()));
+  const instances = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
   (globalThis as Holder)[STARTED] = instances;
-  process.env[SHARED_VARIABLE] = JSON.stringify(instances.map(shareable));
+  const failed = starts.find((start) => start.status === 'rejected');
+  if (!failed) {
+    process.env[SHARED_VARIABLE] = JSON.stringify(instances.map(shareable));
+    return;
+  }
+  // As before sharing: each file starts its own, and a start that fails again fails that file only.
+  console.warn(`the shared RDE did not start; every file starts its own:\n${String(failed.reason)}`);
+  await stopShared();
 }
 
 /** Jest's globalTeardown: stops what globalSetup started. */
