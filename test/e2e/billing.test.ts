@@ -25,7 +25,7 @@ describe(`billing reads (${mode})`, () => {
   let rde: RunningRde;
 
   beforeAll(async () => {
-    rde = await startRde();
+    rde = await startRde({}, mode, { shared: true });
   });
 
   afterAll(async () => {

@@ -11,7 +11,7 @@ describe(`datasets (${mode})`, () => {
   let otherKey: string;
 
   beforeAll(async () => {
-    rde = await startRde();
+    rde = await startRde({}, mode, { shared: true });
     const other = JSON.parse(await rde.admin(['create-workspace', '--email', `other.${Date.now()}@example.com`]));
     otherKey = other.key;
   });

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { HealthProbe } from '../../services/platform/src/grpc/client';
+import { attach, sharedInstance, type SharedRde } from './shared';
 
 /**
  * Starts RDE the way a user or an SRE would: the real binary, as child processes. `all` is one
@@ -114,6 +115,12 @@ export interface StartOptions {
   readonly vendorsApart?: boolean;
   /** Gateway processes in distributed mode, each on its own port (default 1): `gateway`, `gateway/2`, … */
   readonly gateways?: number;
+  /**
+   * Attach to the test command's shared instance when this start asks for nothing else (no env, the
+   * default replicas): a fresh workspace as `ownerKey`, no process handles, `stop()` leaves it
+   * running (decision 0080). Without a shared instance (a file run alone) it starts its own.
+   */
+  readonly shared?: boolean;
 }
 
 /** Every module of RDE's own, the all-in-one's target when the sandbox runs apart. */
@@ -150,6 +157,8 @@ export async function startRde(
   runMode: Mode = mode,
   options: StartOptions = {},
 ): Promise<RunningRde> {
+  const shared = options.shared && asksForDefaults(extraEnv, runMode, options) ? sharedInstance(runMode) : undefined;
+  if (shared) return attach(shared, runAdmin);
   for (let attempt = 1; ; attempt++) {
     try {
       return await startOnce(extraEnv, runMode, options);
@@ -157,6 +166,23 @@ export async function startRde(
       if (!(error instanceof PortTaken) || attempt === 3) throw error;
     }
   }
+}
+
+/** Whether a start asks for the default configuration: no env of its own, every module's default replicas. */
+function asksForDefaults(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: StartOptions): boolean {
+  const { replicas = {}, vendorsApart = false, gateways = 1 } = options;
+  const defaultCounts = Object.entries(replicas).every(
+    ([module, count]) => runMode === 'all' || count === defaultReplicas(module),
+  );
+  return Object.keys(extraEnv).length === 0 && !vendorsApart && gateways === 1 && defaultCounts;
+}
+
+/** What a started instance's test files need to attach to it, kept for `shareable`. */
+const shareables = new WeakMap<RunningRde, SharedRde>();
+
+/** The addresses through which other test files attach to an instance this process started. */
+export function shareable(rde: RunningRde): SharedRde {
+  return shareables.get(rde)!;
 }
 
 async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: StartOptions): Promise<RunningRde> {
@@ -275,6 +301,18 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
     const portTaken = printed.includes('EADDRINUSE') || printed.includes('the port is in use');
     throw portTaken ? new PortTaken(failure) : new Error(failure);
   }
+  const urls = (names: Iterable<string>, url: (name: string) => string) =>
+    Object.fromEntries([...names].map((name) => [name, url(name)]));
+  shareables.set(rde, {
+    mode: runMode,
+    baseUrl,
+    sandboxUrl: rde.sandboxUrl,
+    namespace,
+    adminEnv: { ...shared, ...extraEnv },
+    metricsUrls: urls(metricsPorts.keys(), (name) => `http://127.0.0.1:${metricsPorts.get(name)}/metrics`),
+    replicas: Object.fromEntries(replicas),
+    gatewayUrls: urls(gatewayPorts.keys(), rde.baseUrlOf),
+  });
   return rde;
 }
 

@@ -21,7 +21,7 @@ describe(`spend caps (${mode})`, () => {
   let rde: RunningRde;
 
   beforeAll(async () => {
-    rde = await startRde({}, mode, { replicas: { billing: 2 } });
+    rde = await startRde({}, mode, { replicas: { billing: 2 }, shared: true });
   });
 
   afterAll(async () => {

@@ -9,7 +9,7 @@ describe(`billing overview (${mode})`, () => {
   let rde: RunningRde;
 
   beforeAll(async () => {
-    rde = await startRde();
+    rde = await startRde({}, mode, { shared: true });
   });
 
   afterAll(async () => {

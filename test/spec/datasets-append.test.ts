@@ -16,7 +16,7 @@ describe(`datasets: appending rows (${mode})`, () => {
   const { workspace, callsDuring, charges } = enrichmentSupport(() => rde);
 
   beforeAll(async () => {
-    rde = await startRde({}, mode, { replicas: { dataset: 2 } });
+    rde = await startRde({}, mode, { replicas: { dataset: 2 }, shared: true });
   });
 
   afterAll(async () => {

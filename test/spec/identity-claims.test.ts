@@ -8,7 +8,7 @@ describe(`Sign-in: CLI claims (${mode})`, () => {
   let rde: RunningRde;
 
   beforeAll(async () => {
-    rde = await startRde();
+    rde = await startRde({}, mode, { shared: true });
   });
 
   afterAll(async () => {

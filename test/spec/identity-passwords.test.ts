@@ -12,7 +12,7 @@ describe(`Sign-in: passwords (${mode})`, () => {
   let rde: RunningRde;
 
   beforeAll(async () => {
-    rde = await startRde();
+    rde = await startRde({}, mode, { shared: true });
   });
 
   afterAll(async () => {

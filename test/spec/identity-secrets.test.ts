@@ -16,7 +16,7 @@ withStore(`Sign-in secrets at rest (${mode})`, () => {
   let rde: RunningRde;
 
   beforeAll(async () => {
-    rde = await startRde();
+    rde = await startRde({}, mode, { shared: true });
   });
 
   afterAll(async () => {

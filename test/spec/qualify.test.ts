@@ -46,7 +46,7 @@ describe(`Qualify (${mode})`, () => {
   let rde: RunningRde;
 
   beforeAll(async () => {
-    rde = await startRde();
+    rde = await startRde({}, mode, { shared: true });
   });
   afterAll(async () => {
     await rde?.stop();

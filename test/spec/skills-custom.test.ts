@@ -30,7 +30,7 @@ describe(`spec: custom skills (${mode})`, () => {
   let anonymous: string;
 
   beforeAll(async () => {
-    rde = await startRde();
+    rde = await startRde({}, mode, { shared: true });
     team = await newTeam(rde, 'skills');
     const added = JSON.parse(
       await rde.admin([

@@ -15,7 +15,7 @@ describe(`workflows: lint and schema (${mode})`, () => {
   let key: string;
 
   beforeAll(async () => {
-    rde = await startRde();
+    rde = await startRde({}, mode, { shared: true });
     key = await workspace();
   });
 

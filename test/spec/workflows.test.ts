@@ -16,7 +16,7 @@ describe(`workflows: definitions (${mode})`, () => {
   const { workspace, charges, call, apply, list } = workflowSupport(() => rde);
 
   beforeAll(async () => {
-    rde = await startRde({}, mode, { replicas: { workflow: 2 } });
+    rde = await startRde({}, mode, { replicas: { workflow: 2 }, shared: true });
   });
 
   afterAll(async () => {

@@ -1,0 +1,4 @@
+import { stopShared } from './shared-setup';
+
+/** Jest's globalTeardown: stops the instances the globalSetup started. */
+export default stopShared;

@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import type { LogLine, Mode, RunningRde } from './harness';
+
+/**
+ * One running RDE that many test files use in turn (decision 0080): jest's globalSetup starts one
+ * per jest worker, so files of one worker run one after another against it and a counter read
+ * before and after a file's own call sees only that call. A file attaching gets a workspace of its
+ * own as `ownerKey`; `stop()` leaves the instance running. What would disturb the next file
+ * (stopping or restarting a process, reading its output) is refused: such a file starts its own.
+ */
+
+/** What a test file needs to reach one shared instance: addresses only, no process handles. */
+export interface SharedRde {
+  readonly mode: Mode;
+  readonly baseUrl: string;
+  readonly sandboxUrl: string;
+  readonly namespace: string;
+  /** The variables `rde admin` needs to reach this instance's auth and billing. */
+  readonly adminEnv: NodeJS.ProcessEnv;
+  /** Each process name (`billing`, `billing/2`, `gateway`…) and its metrics URL. */
+  readonly metricsUrls: Record<string, string>;
+  /** Each module's process names. */
+  readonly replicas: Record<string, string[]>;
+  /** Each gateway process's base URL. */
+  readonly gatewayUrls: Record<string, string>;
+}
+
+/** The environment variable through which globalSetup hands every test file the shared instances. */
+export const SHARED_VARIABLE = 'RDE_E2E_SHARED_INSTANCES';
+
+/** The shared instance of this jest worker in this mode, when the test command started one. */
+export function sharedInstance(runMode: Mode): SharedRde | undefined {
+  const published = process.env[SHARED_VARIABLE];
+  if (!published) return undefined;
+  const instances = JSON.parse(published) as SharedRde[];
+  // Jest numbers its workers from 1; a run in band is worker 1.
+  const found = instances[Number(process.env.JEST_WORKER_ID ?? 1) - 1];
+  return found?.mode === runMode ? found : undefined;
+}
+
+type Admin = (args: string[], env: NodeJS.ProcessEnv) => Promise<string>;
+
+/** A handle on a shared instance, with a fresh workspace whose owner's key is `ownerKey`. */
+export async function attach(shared: SharedRde, runAdmin: Admin): Promise<RunningRde> {
+  const admin = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    runAdmin(args, { ...process.env, ...shared.adminEnv, ...env });
+  const email = `shared.${randomBytes(6).toString('hex')}@example.com`;
+  const { key } = JSON.parse(await admin(['create-workspace', '--email', email])) as { key: string };
+  const refused = (what: string) => () => {
+    throw new Error(
+      `${what} is not allowed on the shared RDE (other test files use it next): ` +
+        'start an own instance with startRde() without the `shared` option',
+    );
+  };
+  return {
+    baseUrl: shared.baseUrl,
+    baseUrlOf: (gateway) => shared.gatewayUrls[gateway],
+    sandboxUrl: shared.sandboxUrl,
+    ownerKey: key,
+    namespace: shared.namespace,
+    admin,
+    restartModule: refused('restartModule'),
+    metricsUrlOf: (module) => shared.metricsUrls[module] ?? shared.metricsUrls.all,
+    processOf: refused('processOf'),
+    replicasOf: (module) => shared.replicas[module] ?? [module],
+    stopModule: refused('stopModule'),
+    stop: async () => undefined,
+    logLines: refused('logLines') as () => readonly LogLine[],
+  };
+}
