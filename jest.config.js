@@ -4,7 +4,7 @@
 // dynamically (@fastify/cookie loads cookie with import()); ts-jest transpiles them.
 const esmOnly = ['cookie', '@fastify\\+cookie', 'content-disposition'];
 
-// The test command's e2e and spec stages start one RDE per jest worker that files share (decision 0080).
+// The test command's e2e and spec stages start one RDE per jest worker that files share (decision 0081).
 const sharedRde =
   process.env.RDE_E2E_SHARED === '1'
     ? { globalSetup: '<rootDir>/test/e2e/shared-setup.ts', globalTeardown: '<rootDir>/test/e2e/shared-teardown.ts' }

@@ -118,7 +118,7 @@ export interface StartOptions {
   /**
    * Attach to the test command's shared instance when this start asks for nothing else (no env, the
    * default replicas): a fresh workspace as `ownerKey`, no process handles, `stop()` leaves it
-   * running (decision 0080). Without a shared instance (a file run alone) it starts its own.
+   * running (decision 0081). Without a shared instance (a file run alone) it starts its own.
    */
   readonly shared?: boolean;
 }

@@ -8,7 +8,7 @@ type Holder = { [STARTED]?: RunningRde[] };
 /**
  * Jest's globalSetup when the test command asks (RDE_E2E_SHARED=1, jest.config.js): one RDE in the
  * default configuration per jest worker, which files asking `startRde(…, { shared: true })` attach
- * to (decision 0080).
+ * to (decision 0081).
  */
 export default async function startShared(globalConfig: { maxWorkers: number }): Promise<void> {
   const starts = await Promise.allSettled(Array.from({ length: globalConfig.maxWorkers }, () => startRde()));

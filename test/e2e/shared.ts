@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { LogLine, Mode, RunningRde } from './harness';
 
 /**
- * One running RDE that many test files use in turn (decision 0080): jest's globalSetup starts one
+ * One running RDE that many test files use in turn (decision 0081): jest's globalSetup starts one
  * per jest worker, so files of one worker run one after another against it and a counter read
  * before and after a file's own call sees only that call. A file attaching gets a workspace of its
  * own as `ownerKey`; `stop()` leaves the instance running. What would disturb the next file
