@@ -8,7 +8,7 @@ jest.setTimeout(180_000);
 /** Only the test command's e2e and spec stages start shared instances (RDE_E2E_SHARED=1). */
 const whenShared = process.env[SHARED_VARIABLE] ? describe : describe.skip;
 
-/** Decision 0080: files asking for the default configuration share their jest worker's RDE. */
+/** Decision 0081: files asking for the default configuration share their jest worker's RDE. */
 whenShared(`the shared RDE of a jest worker (${mode})`, () => {
   let first: RunningRde;
   let second: RunningRde;
