@@ -2,7 +2,7 @@
  * The authorization-server scenarios of @modelcontextprotocol/conformance (`authorization` command:
  * authorization-server-metadata-endpoint, authorization-code-grant) against the MCP authorization
  * server (decision 0029). The CLI prints an authorization URL for a human to open; this driver is
- * that human: a signed-in browser session (emailed link, read through Mailpit) opens the consent
+ * that human: a signed-in browser session (emailed link, read through Mailpit) is sent to the consent
  * page, approves, and follows the redirect to the CLI's callback server. Prints, and appends to
  * $RDE_TALLY_FILE when set: `test <passed> <failed> 0`.
  *
@@ -23,7 +23,8 @@ const SCENARIOS = 2;
 async function consent(rde: RunningRde, cookie: string, authorizationUrl: string): Promise<void> {
   const url = new URL(authorizationUrl);
   const page = await api(rde, 'GET', `${url.pathname}${url.search}`, { key: null, headers: { cookie } });
-  if (page.status !== 200) throw new Error(`the consent page answered ${page.status}: ${page.text}`);
+  const consentPage = page.status === 302 && new URL(page.headers.get('location')!, rde.baseUrl).pathname;
+  if (consentPage !== '/app/oauth/consent') throw new Error(`authorize answered ${page.status}: ${page.text}`);
   const form = { ...Object.fromEntries(url.searchParams), decision: 'approve' };
   const approved = await postForm(rde, url.pathname, form, { cookie });
   if (approved.status !== 303) throw new Error(`the approval answered ${approved.status}: ${approved.text}`);

@@ -43,6 +43,7 @@ const CANNOT_SUCCEED: Record<string, string> = {
   'GET /api/v2/auth/oauth/google/start': 'needs an external identity provider configured (404 otherwise)',
   'GET /api/v2/mcp': 'answers 405 to a valid bearer by design: no server-initiated streams',
   'DELETE /api/v2/mcp': 'answers 405 by design: the MCP server is stateless',
+  'GET /api/v2/mcp/oauth/consent': "needs the browser session's cookie",
   'POST /api/v2/mcp/oauth/authorize': "needs the browser session's cookie",
   'POST /api/v2/mcp/oauth/token': 'needs an authorization code from the consent',
   'POST /api/v2/mcp/oauth/revoke': 'takes a form-encoded body, which the document gives no JSON example for',

@@ -52,6 +52,8 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
 
   const authorizePage = (query: Record<string, string>, cookie = owner.cookie) =>
     api(rde, 'GET', `${AUTHORIZE}?${new URLSearchParams(query)}`, { key: null, headers: cookie ? { cookie } : {} });
+  const consentView = (query: Record<string, string>, cookie = owner.cookie) =>
+    api(rde, 'GET', `${OAUTH}/consent?${new URLSearchParams(query)}`, { key: null, headers: cookie ? { cookie } : {} });
   const approve = (
     query: Record<string, string>,
     extra: Record<string, string> = {},
@@ -91,6 +93,7 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
         response_modes_supported: ['query'],
         token_endpoint_auth_methods_supported: ['none'],
         authorization_response_iss_parameter_supported: true,
+        client_id_metadata_document_supported: true,
       });
     });
   });
@@ -153,24 +156,64 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
   });
 
   describe('authorization', () => {
-    test('the consent page needs the session, cannot be framed and offers the user’s workspaces', async () => {
+    test('a signed-in browser is sent to the dashboard’s consent page, which cannot be framed and may post only here and to the client', async () => {
       const clientId = await registerClient(rde);
-      const page = await authorizePage(authorizationRequest(clientId, pkce().challenge));
+      const request = authorizationRequest(clientId, pkce().challenge);
+      const authorize = await authorizePage(request);
+      expect(authorize.status).toBe(302);
+      const consentPage = new URL(authorize.headers.get('location')!, rde.baseUrl);
+      expect(consentPage.pathname).toBe('/app/oauth/consent');
+      expect(Object.fromEntries(consentPage.searchParams)).toEqual(request);
+      const page = await api(rde, 'GET', `${consentPage.pathname}${consentPage.search}`, {
+        key: null,
+        headers: { cookie: owner.cookie },
+      });
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toContain('text/html');
-      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      const policy = page.headers.get('content-security-policy')!;
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).toContain(`form-action 'self' ${new URL(REDIRECT_URI).origin};`);
       expect(page.headers.get('x-frame-options')).toBe('DENY');
-      expect(page.text).toContain(`value="${owner.workspaceId}"`);
-      expect(page.text).toContain('name="decision"');
+      // A request the server cannot vouch for: the page's form may post only to this origin.
+      const unknown = await api(rde, 'GET', `/app/oauth/consent?client_id=mcp_client_nope`, { key: null });
+      expect(unknown.headers.get('content-security-policy')).toContain("form-action 'self';");
     });
 
-    test('without a session the browser is sent to sign in first, and back', async () => {
+    test('the consent view names the client, where the answer goes, the scope and the user’s workspaces', async () => {
+      const clientId = await registerClient(rde);
+      const request = authorizationRequest(clientId, pkce().challenge);
+      const view = await consentView(request);
+      expect(view.status).toBe(200);
+      expect(view.headers.get('cache-control')).toBe('no-store');
+      expect(view.body).toEqual({
+        client_id: clientId,
+        client_name: 'spec client',
+        redirect_uri: REDIRECT_URI,
+        user_email: expect.stringContaining('@'),
+        scopes: [{ name: 'mcp', description: expect.stringContaining('credits') }],
+        workspaces: expect.arrayContaining([expect.objectContaining({ id: owner.workspaceId, role: 'owner' })]),
+        parameters: request,
+      });
+      const signedOut = await consentView(request, '');
+      expect(signedOut.status).toBe(401);
+      const refused = await consentView({ ...request, scope: 'admin' });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ error: 'invalid_scope' });
+    });
+
+    test('without a session the browser is sent to the sign-in page, which returns to the authorization request', async () => {
       const clientId = await registerClient(rde);
       const page = await authorizePage(authorizationRequest(clientId, pkce().challenge), '');
       expect(page.status).toBe(302);
       const location = new URL(page.headers.get('location')!, rde.baseUrl);
-      expect(location.pathname).toBe('/auth/signin');
+      expect(location.pathname).toBe('/app/auth/signin');
       expect(location.searchParams.get('next')).toContain(AUTHORIZE);
+    });
+
+    test('a client_id URL over plain http is not a metadata document: https only (invalid_client)', async () => {
+      const page = await authorizePage(authorizationRequest('http://127.0.0.1:9/client.json', pkce().challenge));
+      expect(page.status).toBe(400);
+      expect(page.body).toMatchObject({ error: 'invalid_client' });
     });
 
     test('an unknown client or an unregistered redirect URI is an error here, never a redirect', async () => {
@@ -219,9 +262,9 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
       const request = authorizationRequest(clientId, pkce().challenge, { state: 'opaque <&> state' });
       const extra = { prompt: 'consent', nonce: 'n-1' };
       const page = await authorizePage({ ...request, ...extra });
-      expect(page.status).toBe(200);
-      expect(page.text).not.toContain('name="prompt"');
-      expect(page.text).toContain('value="opaque &lt;&amp;&gt; state"');
+      expect(page.status).toBe(302);
+      expect(page.headers.get('location')).not.toContain('prompt');
+      expect((await consentView({ ...request, ...extra })).body.parameters).toEqual(request);
       const approved = await approve({ ...request, ...extra }, { workspace_id: owner.workspaceId });
       expect(approved.status).toBe(303);
       expect(redirectParameters(approved).get('code')).toMatch(/^rde_mcp_code_/);
@@ -246,6 +289,22 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
         origin: 'https://attacker.example',
       } as { cookie: string });
       expect(foreignOrigin.status).toBe(401);
+    });
+
+    test('the consent page’s own form (Sec-Fetch-Site same-origin, Origin null under no-referrer) is accepted; a same-site one is not', async () => {
+      const clientId = await registerClient(rde);
+      const ownForm = await approve(authorizationRequest(clientId, pkce().challenge), {}, {
+        cookie: owner.cookie,
+        origin: 'null',
+        'sec-fetch-site': 'same-origin',
+      } as { cookie: string });
+      expect(ownForm.status).toBe(303);
+      expect(redirectParameters(ownForm).get('code')).toMatch(/^rde_mcp_code_/);
+      const sibling = await approve(authorizationRequest(clientId, pkce().challenge), {}, {
+        cookie: owner.cookie,
+        'sec-fetch-site': 'same-site',
+      } as { cookie: string });
+      expect(sibling.status).toBe(401);
     });
 
     test('a workspace the user does not belong to is refused', async () => {
@@ -517,7 +576,7 @@ describe(`MCP OAuth authorization server (${mode})`, () => {
         key: null,
         headers: { cookie: owner.cookie },
       });
-      expect(page.status).toBe(200);
+      expect(new URL(page.headers.get('location')!, rde.baseUrl).pathname).toBe('/app/oauth/consent');
       const approved = await approve(Object.fromEntries(url.searchParams), { workspace_id: owner.workspaceId });
       expect(approved.status).toBe(303);
       await firstTransport.finishAuth(redirectParameters(approved));

@@ -10,6 +10,11 @@ export const MCP_VARIABLES = {
   RDE_MCP_OAUTH_MEMBERSHIP_CACHE_MS: env.milliseconds(2_000),
   // How long an access token still works after a refresh replaced it: an agent's calls in flight (decision 0056).
   RDE_MCP_OAUTH_REFRESH_GRACE_MS: env.milliseconds(30_000),
+  // Client ID Metadata Documents (decision 0078): the whole fetch's time and the largest document.
+  RDE_MCP_CIMD_TIMEOUT_MS: env.milliseconds(5_000),
+  RDE_MCP_CIMD_MAX_BYTES: env.count(5_120),
+  // A test setting: also fetch documents from http://127.0.0.1 (never on in production).
+  RDE_MCP_CIMD_ALLOW_LOOPBACK_HTTP: env.flag(false),
 };
 
 export function mcpConfig(variables: NodeJS.ProcessEnv) {

@@ -33,6 +33,11 @@ export const mcpModule = grpcModule({
       tokenPerMinute: config.RDE_MCP_OAUTH_TOKEN_PER_MINUTE,
       membershipCacheMs: config.RDE_MCP_OAUTH_MEMBERSHIP_CACHE_MS,
       refreshGraceMs: config.RDE_MCP_OAUTH_REFRESH_GRACE_MS,
+      metadataDocuments: {
+        timeoutMs: config.RDE_MCP_CIMD_TIMEOUT_MS,
+        maxBytes: config.RDE_MCP_CIMD_MAX_BYTES,
+        allowLoopbackHttp: config.RDE_MCP_CIMD_ALLOW_LOOPBACK_HTTP,
+      },
     });
     return {
       services: [

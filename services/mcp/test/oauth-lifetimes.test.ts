@@ -1,6 +1,7 @@
 import { InMemoryDocumentStore, ManualClock, RdeError, type Caller } from '@rde/platform';
 import { createHash, randomBytes } from 'node:crypto';
 import { Authorization } from '../src/app/oauth/authorization';
+import { OAuthClients } from '../src/app/oauth/clients';
 import { Membership } from '../src/app/oauth/membership';
 import { Tokens } from '../src/app/oauth/tokens';
 import type { AuthClient } from '../src/clients';
@@ -30,8 +31,9 @@ describe('OAuth lifetimes', () => {
   beforeEach(async () => {
     store = await openOAuthStore(new InMemoryDocumentStore());
     clock = new ManualClock();
-    tokens = new Tokens(store, clock, new Membership(signedIn, clock, 0), GRACE_MS);
-    authorization = new Authorization(store, signedIn, clock);
+    const clients = new OAuthClients(store, clock, { timeoutMs: 1_000, maxBytes: 5_120, allowLoopbackHttp: false });
+    tokens = new Tokens(store, clients, clock, new Membership(signedIn, clock, 0), GRACE_MS);
+    authorization = new Authorization(store, clients, signedIn, clock);
     await store.clients.insert({
       _id: 'client_1',
       client_name: 'test',

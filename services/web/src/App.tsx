@@ -5,6 +5,7 @@ import { SetPassword } from './pages/SetPassword';
 import { Home } from './pages/Home';
 import { OutcomeView } from './components/OutcomeView';
 import { Keys } from './pages/Keys';
+import { McpConsent } from './pages/McpConsent';
 
 /** Every page, under the gateway's dashboard path (decision 0068). */
 export function App() {
@@ -21,6 +22,7 @@ export function App() {
             <OutcomeView outcome={{ done: 'cli' }} />
           </main>
         </Route>
+        <Route path="/oauth/consent" component={McpConsent} />
         <Route path="/" component={Home} />
         <Route path="/keys" component={Keys} />
         <Route>

@@ -16874,6 +16874,7 @@ export interface paths {
                             token_endpoint_auth_methods_supported?: string[];
                             revocation_endpoint_auth_methods_supported?: string[];
                             authorization_response_iss_parameter_supported?: boolean;
+                            client_id_metadata_document_supported?: boolean;
                         };
                     };
                 };
@@ -17127,7 +17128,7 @@ export interface paths {
          * Authorization request
          * @description Spec: MCP server and OAuth for MCP, GET /api/v2/mcp/oauth/authorize.
          *
-         *     Checks the request (a registered client, PKCE S256) and shows the consent page to a signed-in browser; any other browser is sent to sign in first.
+         *     Checks the request (a registered client or a client ID metadata document, PKCE S256) and sends a signed-in browser to the dashboard’s consent page; any other browser is sent to sign in first.
          */
         get: {
             parameters: {
@@ -17138,7 +17139,7 @@ export interface paths {
                      */
                     response_type?: string;
                     /**
-                     * @description a registered client id
+                     * @description a registered client id, or the https URL of the client’s metadata document
                      * @example the client_id registration answered
                      */
                     client_id?: string;
@@ -17176,16 +17177,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description the consent page (HTML) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description not signed in: the sign-in page, which returns here */
+                /** @description the consent page when signed in; otherwise the sign-in page, which returns here */
                 302: {
                     headers: {
                         location?: string;
@@ -17286,7 +17278,7 @@ export interface paths {
                     "application/x-www-form-urlencoded": {
                         /** @description must be `code` */
                         response_type?: string;
-                        /** @description a registered client id */
+                        /** @description a registered client id, or the https URL of the client’s metadata document */
                         client_id?: string;
                         /** @description one of the client’s registered redirect URIs */
                         redirect_uri?: string;
@@ -17471,6 +17463,194 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/mcp/oauth/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Consent view
+         * @description Spec: MCP server and OAuth for MCP, GET /api/v2/mcp/oauth/authorize.
+         *
+         *     What the consent page shows for an authorization request, to the signed-in browser (session cookie): the client, where the answer goes, the scopes, the workspaces, and the parameters its form posts back.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description must be `code`
+                     * @example code
+                     */
+                    response_type?: string;
+                    /**
+                     * @description a registered client id, or the https URL of the client’s metadata document
+                     * @example the client_id registration answered
+                     */
+                    client_id?: string;
+                    /**
+                     * @description one of the client’s registered redirect URIs
+                     * @example http://localhost:3000/callback
+                     */
+                    redirect_uri?: string;
+                    /**
+                     * @description the base64url SHA-256 of the PKCE verifier
+                     * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+                     */
+                    code_challenge?: string;
+                    /**
+                     * @description must be `S256`
+                     * @example S256
+                     */
+                    code_challenge_method?: string;
+                    /**
+                     * @description `mcp`, the one scope
+                     * @example mcp
+                     */
+                    scope?: string;
+                    /**
+                     * @description returned unchanged to the client
+                     * @example af0ifjsldkj
+                     */
+                    state?: string;
+                    /** @description the MCP endpoint’s URL (RFC 8707) */
+                    resource?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description a registered id, or the URL of the client’s metadata document */
+                            client_id: string;
+                            /** @description as the client named itself; may be empty */
+                            client_name: string;
+                            /** @description where the answer (the code, or the refusal) goes */
+                            redirect_uri: string;
+                            /** @description the signed-in person */
+                            user_email: string;
+                            scopes: {
+                                name: string;
+                                description: string;
+                            }[];
+                            /** @description the session’s own first; the grant acts for the one chosen */
+                            workspaces: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                role: "owner" | "member";
+                            }[];
+                            /** @description the authorization parameters the consent form posts back */
+                            parameters: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                            error_description?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

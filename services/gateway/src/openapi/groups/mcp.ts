@@ -3,6 +3,17 @@ import type { OperationGroup } from '../operation-docs';
 const MCP_SPEC = 'MCP server and OAuth for MCP';
 /** Where the example client is sent back: registered by the registration example, asked for by the authorization one. */
 const REDIRECT_URI = 'http://localhost:3000/callback';
+/** The example authorization request: the authorize route's and the consent view's query. */
+const AUTHORIZATION_REQUEST = {
+  response_type: 'code',
+  client_id: 'the client_id registration answered',
+  redirect_uri: REDIRECT_URI,
+  // RFC 7636's own example challenge.
+  code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+  code_challenge_method: 'S256',
+  scope: 'mcp',
+  state: 'af0ifjsldkj',
+};
 
 export const mcp: OperationGroup = {
   tag: 'MCP',
@@ -54,18 +65,17 @@ export const mcp: OperationGroup = {
       summary: 'Authorization request',
       spec: `${MCP_SPEC}, GET /api/v2/mcp/oauth/authorize`,
       does:
-        'Checks the request (a registered client, PKCE S256) and shows the consent page to a signed-in browser; ' +
-        'any other browser is sent to sign in first.',
-      query: {
-        response_type: 'code',
-        client_id: 'the client_id registration answered',
-        redirect_uri: REDIRECT_URI,
-        // RFC 7636's own example challenge.
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-        scope: 'mcp',
-        state: 'af0ifjsldkj',
-      },
+        'Checks the request (a registered client or a client ID metadata document, PKCE S256) and sends a ' +
+        'signed-in browser to the dashboard’s consent page; any other browser is sent to sign in first.',
+      query: AUTHORIZATION_REQUEST,
+    },
+    'GET /api/v2/mcp/oauth/consent': {
+      summary: 'Consent view',
+      spec: `${MCP_SPEC}, GET /api/v2/mcp/oauth/authorize`,
+      does:
+        'What the consent page shows for an authorization request, to the signed-in browser (session cookie): ' +
+        'the client, where the answer goes, the scopes, the workspaces, and the parameters its form posts back.',
+      query: AUTHORIZATION_REQUEST,
     },
     'POST /api/v2/mcp/oauth/authorize': {
       summary: 'Consent',

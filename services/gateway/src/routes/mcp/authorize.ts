@@ -1,30 +1,29 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { errors } from '@rde/platform';
-import { mcpOAuth } from '@rde/proto';
+import { DASHBOARD_PATH, errors } from '@rde/platform';
 import type { GatewayDependencies } from '../../dependencies';
 import { errorResponses } from '../../contract';
-import { SESSION_COOKIE } from '../../session-cookie';
-import { consentPage } from './consent-page';
-import { issuerOf, resourceOf } from './index';
-import { acceptFormBodies, declared } from './oauth-forms';
-import { authorizationQuery, consentForm, htmlPage, oauthErrorBody, redirect } from './oauth-schemas';
+import { contextOf, parametersOf, recognized, type AuthorizationQuery } from './authorization-request';
+import { CONSENT_PAGE } from './consent';
+import { acceptFormBodies } from './oauth-forms';
+import { authorizationQuery, consentForm, oauthErrorBody, redirect } from './oauth-schemas';
 
 export const AUTHORIZE_PATH = '/api/v2/mcp/oauth/authorize';
 /** The dashboard's sign-in page, on this origin: it returns to `next` once signed in. */
-const SIGN_IN_PAGE = '/auth/signin';
+const SIGN_IN_PAGE = `${DASHBOARD_PATH}auth/signin`;
 
-type AuthorizationQuery = Partial<Record<keyof typeof authorizationQuery.properties, string>>;
 type ConsentForm = AuthorizationQuery & { workspace_id?: string; decision: 'approve' | 'deny' };
 
-/** Nothing on these pages may be framed (clickjacking) or cached. */
-const PAGE_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+/** Answers about a consent are never framed, cached or sent on as a referrer. */
+const NO_STORE_HEADERS = {
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
 };
 
-/** The authorization endpoint: the consent page (GET) and the decision (POST), decision 0029. */
+/**
+ * The authorization endpoint (decision 0029): GET checks the request and sends the browser to the
+ * dashboard's consent page (decision 0078), or to sign in first; POST is that page's decision.
+ */
 export async function authorizeRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
   const { mcpOAuth: oauth } = deps.clients;
   const open = { public: true } as const;
@@ -36,26 +35,22 @@ export async function authorizeRoutes(app: FastifyInstance, deps: GatewayDepende
       schema: {
         querystring: authorizationQuery,
         response: {
-          200: htmlPage,
-          302: redirect('not signed in: the sign-in page, which returns here'),
+          302: redirect('the consent page when signed in; otherwise the sign-in page, which returns here'),
           303: redirect('a refused request, back to the client with `error`, `state` and `iss`'),
           400: oauthErrorBody,
         },
       },
     },
     async (request, reply) => {
-      void reply.headers(PAGE_HEADERS);
+      void reply.headers(NO_STORE_HEADERS);
       const { outcome } = await oauth.reviewAuthorization({
         parameters: parametersOf(request.query),
         context: contextOf(request, deps),
       });
       if (outcome?.$case === 'errorRedirectUrl') return reply.redirect(outcome.value, 303);
-      if (outcome?.$case !== 'consent') {
-        const next = request.url;
-        return reply.redirect(`${SIGN_IN_PAGE}?${new URLSearchParams({ next })}`, 302);
-      }
-      const echoed = recognized(request.query);
-      return reply.type('text/html; charset=utf-8').send(consentPage(outcome.value, echoed, AUTHORIZE_PATH));
+      if (outcome?.$case === 'consent')
+        return reply.redirect(`${CONSENT_PAGE}?${new URLSearchParams(recognized(request.query))}`, 302);
+      return reply.redirect(`${SIGN_IN_PAGE}?${new URLSearchParams({ next: request.url })}`, 302);
     },
   );
 
@@ -76,7 +71,7 @@ export async function authorizeRoutes(app: FastifyInstance, deps: GatewayDepende
         },
       },
       async (request, reply) => {
-        void reply.headers(PAGE_HEADERS);
+        void reply.headers(NO_STORE_HEADERS);
         if (crossSite(request, deps))
           throw errors.unauthenticated('Consent is given on RDE’s own consent page, not from another site');
         const { workspace_id: workspaceId = '', decision, ...query } = request.body;
@@ -92,30 +87,15 @@ export async function authorizeRoutes(app: FastifyInstance, deps: GatewayDepende
   });
 }
 
-function parametersOf(query: AuthorizationQuery): mcpOAuth.AuthorizationParameters {
-  return mcpOAuth.AuthorizationParameters.fromJSON(declared(query, authorizationQuery));
-}
-
-/** The authorization parameters the request carried, without the ones this server ignores: what the consent form posts back. */
-function recognized(query: AuthorizationQuery): Record<string, string> {
-  const entries = Object.entries(declared(query, authorizationQuery));
-  return Object.fromEntries(entries.filter((entry): entry is [string, string] => entry[1] !== undefined));
-}
-
-function contextOf(request: FastifyRequest, deps: GatewayDependencies): mcpOAuth.AuthorizationContext {
-  return {
-    issuer: issuerOf(deps),
-    resource: resourceOf(deps),
-    sessionToken: request.cookies?.[SESSION_COOKIE] ?? '',
-  };
-}
-
 /**
- * A post another site's page made: the browser says so (Sec-Fetch-Site, Origin). SameSite=Lax
- * already keeps the session cookie off it; this refuses it where a browser sends the cookie anyway.
+ * A post another site's page made: the browser says so. SameSite=Lax already keeps the session
+ * cookie off it; this refuses it where a browser sends the cookie anyway. Sec-Fetch-Site decides
+ * when sent: the consent page's own form carries `Origin: null`, as its referrer policy is
+ * no-referrer. Without it (an older browser), a foreign Origin is refused.
  */
 function crossSite(request: FastifyRequest, deps: GatewayDependencies): boolean {
-  if (request.headers['sec-fetch-site'] === 'cross-site') return true;
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) return site !== 'same-origin';
   const origin = request.headers.origin;
   return origin !== undefined && origin !== deps.publicOrigin();
 }

@@ -7,7 +7,7 @@ const text = (description: string) => ({ type: 'string', maxLength: 2000, descri
 /** The authorization request (RFC 6749 §4.1.1, RFC 7636, RFC 8707): all optional strings, as the spec says. */
 const authorizationProperties = {
   response_type: text('must be `code`'),
-  client_id: text('a registered client id'),
+  client_id: text('a registered client id, or the https URL of the client’s metadata document'),
   redirect_uri: text('one of the client’s registered redirect URIs'),
   code_challenge: text('the base64url SHA-256 of the PKCE verifier'),
   code_challenge_method: text('must be `S256`'),
@@ -157,6 +157,7 @@ export const authorizationServerMetadata = {
     token_endpoint_auth_methods_supported: { type: 'array', items: { type: 'string' } },
     revocation_endpoint_auth_methods_supported: { type: 'array', items: { type: 'string' } },
     authorization_response_iss_parameter_supported: { type: 'boolean' },
+    client_id_metadata_document_supported: { type: 'boolean' },
   },
   required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'response_types_supported'],
 } as const;
@@ -165,10 +166,40 @@ export const authorizationServerMetadata = {
 export const redirect = (description: string) =>
   ({ type: 'null', description, headers: { location: { type: 'string' } } }) as const;
 
-/** The consent page. */
-export const htmlPage = {
-  description: 'the consent page (HTML)',
-  content: { 'text/html': { schema: { type: 'string' } } },
+const workspaceChoice = {
+  type: 'object',
+  properties: { id: { type: 'string' }, name: { type: 'string' }, role: { type: 'string', enum: ['owner', 'member'] } },
+  required: ['id', 'name', 'role'],
+} as const;
+
+/** What the consent page shows and posts back (decision 0078). */
+export const consentView = {
+  type: 'object',
+  properties: {
+    client_id: { type: 'string', description: 'a registered id, or the URL of the client’s metadata document' },
+    client_name: { type: 'string', description: 'as the client named itself; may be empty' },
+    redirect_uri: { type: 'string', description: 'where the answer (the code, or the refusal) goes' },
+    user_email: { type: 'string', description: 'the signed-in person' },
+    scopes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string' }, description: { type: 'string' } },
+        required: ['name', 'description'],
+      },
+    },
+    workspaces: {
+      type: 'array',
+      items: workspaceChoice,
+      description: 'the session’s own first; the grant acts for the one chosen',
+    },
+    parameters: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'the authorization parameters the consent form posts back',
+    },
+  },
+  required: ['client_id', 'client_name', 'redirect_uri', 'user_email', 'scopes', 'workspaces', 'parameters'],
 } as const;
 
 /** An empty 200 (RFC 7009 §2.2). */

@@ -4,6 +4,7 @@ import { mcpOAuth } from '@rde/proto';
 import { refuseOtherBodies } from '../../body';
 import type { GatewayDependencies } from '../../dependencies';
 import { AUTHORIZE_PATH, authorizeRoutes } from './authorize';
+import { consentRoutes } from './consent';
 import { acceptFormBodies, declared, oauthRefusal, type Form } from './oauth-forms';
 import { issuerOf, MCP_PATH, PROTECTED_RESOURCE_PATH, resourceOf, SCOPES } from './index';
 import {
@@ -63,6 +64,8 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
         token_endpoint_auth_methods_supported: ['none'],
         revocation_endpoint_auth_methods_supported: ['none'],
         authorization_response_iss_parameter_supported: true,
+        // A client_id may be the https URL of the client's metadata document (decision 0078).
+        client_id_metadata_document_supported: true,
       };
     },
   );
@@ -94,6 +97,7 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
   });
 
   await authorizeRoutes(app, deps);
+  await consentRoutes(app, deps);
 
   await app.register(async (scope) => {
     acceptFormBodies(scope);

@@ -13,6 +13,7 @@ import {
   SCOPE,
 } from '../../domain/oauth';
 import type { OAuthClientDocument, OAuthStore } from '../../store';
+import type { OAuthClients } from './clients';
 
 type Parameters = mcpOAuth.AuthorizationParameters;
 type Context = mcpOAuth.AuthorizationContext;
@@ -31,6 +32,7 @@ interface Target {
 export class Authorization {
   constructor(
     private readonly store: OAuthStore,
+    private readonly clients: OAuthClients,
     private readonly auth: AuthClient,
     private readonly clock: Clock,
   ) {}
@@ -101,8 +103,7 @@ export class Authorization {
    * shown here and never sent to the URI (RFC 6749 §4.1.2.1).
    */
   private async targetOf(parameters: Parameters): Promise<Target> {
-    const client = await this.store.clients.byId(parameters.clientId);
-    if (!client) throw oauthError(400, 'invalid_client', 'Unknown or missing client_id');
+    const client = await this.clients.byId(parameters.clientId);
     if (parameters.redirectUri) {
       if (!redirectUriRegistered(parameters.redirectUri, client.redirect_uris)) {
         throw oauthError(400, 'invalid_request', 'redirect_uri is not registered for this client');

@@ -1,7 +1,9 @@
 import type { Clock, DocumentStore, KeyValue } from '@rde/platform';
 import type { AuthClient } from '../../clients';
+import type { MetadataDocumentLimits } from '../../clients/metadata-documents';
 import { openOAuthStore } from '../../store';
 import { Authorization } from './authorization';
+import { OAuthClients } from './clients';
 import { Membership } from './membership';
 import { RateLimit } from './rate-limit';
 import { ClientRegistration } from './registration';
@@ -26,17 +28,21 @@ export interface AuthorizationServerOptions {
   readonly membershipCacheMs: number;
   /** How long an access token still works after a refresh replaced it (decision 0056). */
   readonly refreshGraceMs: number;
+  /** How Client ID Metadata Documents are fetched (decision 0078). */
+  readonly metadataDocuments: MetadataDocumentLimits;
 }
 
 /** The MCP endpoint's OAuth 2.0 authorization server (decision 0029). */
 export async function createAuthorizationServer(options: AuthorizationServerOptions): Promise<AuthorizationServer> {
   const { counters, clock } = options;
   const store = await openOAuthStore(options.store);
+  const clients = new OAuthClients(store, clock, options.metadataDocuments);
   return {
     registration: new ClientRegistration(store, clock),
-    authorization: new Authorization(store, options.auth, clock),
+    authorization: new Authorization(store, clients, options.auth, clock),
     tokens: new Tokens(
       store,
+      clients,
       clock,
       new Membership(options.auth, clock, options.membershipCacheMs),
       options.refreshGraceMs,

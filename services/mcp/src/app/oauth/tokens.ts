@@ -2,6 +2,7 @@ import { errors, type Caller, type Clock } from '@rde/platform';
 import type { mcpOAuth } from '@rde/proto';
 import { hashOf, LIFETIMES, mintSecret, oauthError, SCOPE, verifierMatches } from '../../domain/oauth';
 import type { GrantDocument, IssuedHashes, OAuthStore } from '../../store';
+import type { OAuthClients } from './clients';
 import type { Membership } from './membership';
 
 type TokenRequest = mcpOAuth.ExchangeTokenRequest;
@@ -10,6 +11,7 @@ type TokenRequest = mcpOAuth.ExchangeTokenRequest;
 export class Tokens {
   constructor(
     private readonly store: OAuthStore,
+    private readonly clients: OAuthClients,
     private readonly clock: Clock,
     private readonly membership: Membership,
     /** How long an access token still works after a refresh replaced it (decision 0056). */
@@ -19,8 +21,7 @@ export class Tokens {
   async exchange(request: TokenRequest): Promise<Record<string, unknown>> {
     // RFC 6749 §5.2: 400, as the client sent no HTTP authentication (the gateway answers 401 when it did).
     if (!request.clientId) throw oauthError(400, 'invalid_client', 'client_id is required');
-    const client = await this.store.clients.byId(request.clientId);
-    if (!client) throw oauthError(400, 'invalid_client', 'Unknown client_id');
+    const client = await this.clients.byId(request.clientId);
     if (!request.grantType) throw oauthError(400, 'invalid_request', 'grant_type is required');
     if (request.grantType !== 'authorization_code' && request.grantType !== 'refresh_token') {
       throw oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
