@@ -7,7 +7,9 @@ export class RedisKeyValue implements KeyValue {
   private constructor(private readonly redis: Redis) {}
 
   static async connect(url: string, namespace: string, logger: Logger): Promise<RedisKeyValue> {
-    const redis = new Redis(url, { keyPrefix: `${namespace}:`, lazyConnect: true });
+    // One reconnect attempt per command: while Redis is down a command fails within about a second
+    // (a 503 for its caller) instead of waiting out ioredis' default twenty attempts (issue 30).
+    const redis = new Redis(url, { keyPrefix: `${namespace}:`, lazyConnect: true, maxRetriesPerRequest: 1 });
     // ioredis reconnects by itself; each failed attempt is an 'error' event, logged as JSON like the rest
     redis.on('error', (error: Error) => logger.warn({ err: error, namespace }, 'redis connection error'));
     try {
