@@ -181,10 +181,10 @@ describe(`billing reads (${mode})`, () => {
         key,
         body: { payload: { query: { job_title: ['Software Engineer'] }, size: 3 } },
       });
-      // Answered before billing applied the settlement: the response's money is provisional.
+      // Nothing else held: the response's money is final, whether or not billing applied it yet (decision 0079).
       expect({ status: call.status, body: call.body }).toEqual({
         status: 200,
-        body: expect.objectContaining({ _meta: expect.objectContaining({ settled: false }) }),
+        body: expect.objectContaining({ _meta: expect.objectContaining({ settled: true }) }),
       });
       const { credits_charged: charged, run_id: runId } = call.body._meta;
       expect(charged).toBeGreaterThan(0);

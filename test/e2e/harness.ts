@@ -203,6 +203,8 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
         ...metrics,
         ...env,
         ...ownEnv.get(name),
+        // Unthrottled vendors publish no rate worth pacing to (decision 0079).
+        ...(extraEnv.RDE_SANDBOX_RATE_LIMITS === 'false' && { RDE_VENDOR_PACING: 'false' }),
         ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,6 @@
 import { api } from '../e2e/api';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
+import { ledgerCharges } from './ledger';
 import { RECONNECT_BACKOFF_MAX_MS } from '../../services/platform/src/grpc/client';
 
 jest.setTimeout(300_000);
@@ -190,25 +191,6 @@ async function workspaceKeys(rde: RunningRde, count: number): Promise<string[]> 
     for (const created of await Promise.all(batch)) keys.push((JSON.parse(created) as { key: string }).key);
   }
   return keys;
-}
-
-interface LedgerCharge {
-  id: string;
-  runId: string;
-  /** millicredits charged (positive) */
-  amount: number;
-}
-
-/** The charge rows of the workspace's CSV export (id, kind and amount lead; run_id is third from the end). */
-async function ledgerCharges(rde: RunningRde, key: string): Promise<LedgerCharge[]> {
-  const csv = await api(rde, 'GET', '/api/v2/billing/ledger.csv', { key });
-  return csv.text
-    .trimEnd()
-    .split('\n')
-    .slice(1)
-    .map((line) => line.split(','))
-    .filter((row) => row[2] === 'charge')
-    .map((row) => ({ id: row[0], runId: row[row.length - 3], amount: -Math.round(Number(row[3]) * 1000) }));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,6 @@
 import { api, sandboxCounters } from '../e2e/api';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
+import { enrichmentSupport } from './enrichment-support';
 
 jest.setTimeout(120_000);
 
@@ -22,6 +23,9 @@ describe(`spec: _meta (${mode})`, () => {
   };
   const requestsTo = async (vendor: string, endpoint: string) =>
     (await sandboxCounters(rde))[vendor]?.[endpoint]?.requests ?? 0;
+  const { workspace, peopleRows, knobs, resetKnobs } = enrichmentSupport(() => rde);
+  const search = (key: string) =>
+    api(rde, 'POST', '/search/people_search', { key, body: { query: { titles: ['Software Engineer'] }, limit: 2 } });
   const ledgerOf = (body: { recent_ledger: { run_id: string; amount: number }[] }, runId: string) =>
     body.recent_ledger.filter((entry) => entry.run_id === runId);
 
@@ -35,7 +39,7 @@ describe(`spec: _meta (${mode})`, () => {
 
     expect(response.status).toBe(200);
     const meta = response.body._meta;
-    expect(meta).toMatchObject({ credits_charged: 1, reserved: 0, settled: false, balance: before.balance - 1 });
+    expect(meta).toMatchObject({ credits_charged: 1, reserved: 0, settled: true, balance: before.balance - 1 });
     expect(meta.balance + meta.reserved).toBeLessThanOrEqual(before.balance);
     expect(await requestsTo('pplgraph', 'search')).toBe(vendorBefore + 1);
     const after = await settledBalance();
@@ -60,5 +64,41 @@ describe(`spec: _meta (${mode})`, () => {
     const after = await settledBalance();
     expect(after.balance).toBe(before.balance);
     expect(ledgerOf(after, meta.run_id)).toEqual([]);
+  });
+
+  describe('settled on a finished search (decision 0079)', () => {
+    afterAll(() => resetKnobs());
+
+    test('with nothing reserved and no job open, a charged search says settled: true and its balance is final', async () => {
+      const key = await workspace();
+      const response = await search(key);
+
+      expect(response.status).toBe(200);
+      const meta = response.body._meta;
+      expect(meta).toMatchObject({ credits_charged: 2, reserved: 0, settled: true, balance: 98 });
+      await waitUntil(
+        async () => (await api(rde, 'GET', '/billing/balance', { key })).body._meta.settled === true,
+        20_000,
+      );
+      expect((await api(rde, 'GET', '/billing/balance', { key })).body.balance).toBe(meta.balance);
+    });
+
+    test('while another run of the workspace holds credits for an open job, the search says settled: false', async () => {
+      const key = await workspace();
+      await knobs('mailfinder', { hit_rate_multiplier: 0 });
+      await knobs('bulkmail', { job_duration_ms: { median: 600_000, p95: 600_000 } });
+      const enrich = await api(rde, 'POST', '/enrich/email_enrichment', {
+        key,
+        body: { rows: await peopleRows(8100, 12) },
+      });
+      expect(enrich.status).toBe(200);
+      await waitUntil(async () => (await api(rde, 'GET', '/billing/balance', { key })).body.reserved > 0, 20_000);
+
+      const response = await search(key);
+
+      expect(response.status).toBe(200);
+      expect(response.body._meta).toMatchObject({ credits_charged: 2, settled: false });
+      expect(response.body._meta.reserved).toBeGreaterThan(0);
+    });
   });
 });

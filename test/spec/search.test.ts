@@ -529,7 +529,7 @@ describe(`search (${mode})`, () => {
         balance: 96,
         // The run's own hold is over once its settlement is written: only other holds would show.
         reserved: 0,
-        settled: false,
+        settled: true,
         run_id: expect.stringMatching(/^run_/),
         dataset_id: expect.stringMatching(/^ds_/),
         row_count: 4,

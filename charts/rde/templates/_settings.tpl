@@ -6,6 +6,9 @@ rendered when set (else the module's own default); a `secret` entry when it has 
 */}}
 {{- define "rde.settings" -}}
 RDE_DASHBOARD_URL:         {modules: [gateway, auth], config: dashboardUrl}
+RDE_PUBLIC_URL:            {modules: [gateway, auth], config: publicUrl}
+RDE_TRUSTED_PROXIES:       {modules: [gateway], config: trustedProxies}
+RDE_MCP_ALLOWED_ORIGINS:   {modules: [gateway], config: mcpAllowedOrigins}
 RDE_MAIL_FROM:             {modules: [auth], config: mailFrom}
 RDE_SMTP_URL:              {modules: [auth], secret: smtpUrl}
 RDE_AUTH_SECRET:           {modules: [auth], secret: authSecret}

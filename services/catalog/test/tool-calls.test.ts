@@ -88,7 +88,8 @@ describe('catalog service: tool calls', () => {
     // Its own hold is over once the call answers: `reserved` counts only the workspace's other holds.
     expect(meta.reserved).toEqual({ millicredits: 0 });
     expect(meta.balance).toEqual({ millicredits: 97_000 });
-    expect(meta.settled).toBe(false);
+    // Nothing else is held: the call's figures are final before billing applies them (decision 0079).
+    expect(meta.settled).toBe(true);
     expect(downstreams.holds.get(meta.runId)).toBe(10_000);
     expect(result(response)).toMatchObject({
       total: 1234,

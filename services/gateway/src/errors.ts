@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RdeError } from '@rde/platform';
+import { backendUnavailable, isBackendOutage, RdeError } from '@rde/platform';
 import { publicSchemas } from '@rde/proto';
 import { PATH_PARAM_MAX_LENGTH } from './contract';
 import type { AllowedMethods } from './methods';
@@ -34,6 +34,11 @@ export function registerErrorHandling(app: FastifyInstance, allowedMethods: Allo
     }
     if (error.statusCode && error.statusCode < 500) {
       return reply.code(error.statusCode).send({ detail: error.message });
+    }
+    if (isBackendOutage(error)) {
+      request.log.warn({ err: error }, 'a backend is unavailable');
+      const unavailable = backendUnavailable();
+      return reply.code(unavailable.httpStatus).send(unavailable.body);
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ detail: 'Internal Server Error' });

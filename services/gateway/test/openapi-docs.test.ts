@@ -13,6 +13,7 @@ interface Operation {
   tags?: string[];
   parameters?: { name: string; in: string; schema: object; example?: unknown }[];
   requestBody?: { content: Record<string, { schema: object; example?: unknown }> };
+  responses?: Record<string, { links?: Record<string, { operationRef: string; parameters?: Record<string, string> }> }>;
 }
 
 interface Document {
@@ -92,4 +93,40 @@ test('every example is valid against the schema it illustrates, and paid ones ar
   }
   expect(invalid).toEqual([]);
   expect(examples).toBeGreaterThan(40);
+});
+
+/** The operation a link's `#/paths/~1a~1{b}/get` points at, as `GET /a/{b}`. */
+const linkTarget = (ref: string) => {
+  const [, path, method] = /^#\/paths\/(.+)\/([a-z]+)$/.exec(ref)!;
+  return `${method!.toUpperCase()} ${path!.replace(/~1/g, '/').replace(/~0/g, '~')}`;
+};
+
+test('links lead from what creates a dataset, run, session, job or client to the operations that use it', () => {
+  const linked = list.flatMap(({ name, operation }) =>
+    Object.entries(operation.responses ?? {}).flatMap(([status, response]) =>
+      Object.values(response.links ?? {}).map((link) => ({ from: `${name} ${status}`, link })),
+    ),
+  );
+  const edges = linked.map(({ from, link }) => `${from} -> ${linkTarget(link.operationRef)}`);
+  expect(edges).toEqual(
+    expect.arrayContaining([
+      'POST /api/v2/datasets 201 -> GET /api/v2/datasets/{ds_id}/rows',
+      'POST /api/v2/datasets 201 -> GET /api/v2/datasets/{ds_id}/csv',
+      'POST /api/v2/datasets 201 -> POST /api/v2/datasets/{ds_id}/rows',
+      'POST /enrich/run 200 -> GET /enrich/runs/{run_id}',
+      'POST /enrich/run 200 -> POST /enrich/runs/{run_id}/cancel',
+      'POST /session/start 200 -> GET /session/{sid}',
+      'POST /session/start 200 -> POST /session/{sid}/end',
+      'POST /enrich/{capability} 200 -> GET /enrich/jobs/{provider}/{job_id}',
+      'POST /api/v2/mcp/oauth/register 201 -> POST /api/v2/mcp/oauth/token',
+    ]),
+  );
+  // Every link reaches an operation of the document, and fills only path parameters it declares.
+  const operations = new Map(list.map(({ name, operation }) => [name, operation]));
+  for (const { link } of linked) {
+    const target = operations.get(linkTarget(link.operationRef));
+    expect(target).toBeDefined();
+    const pathParameters = (target!.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+    expect(pathParameters).toEqual(expect.arrayContaining(Object.keys(link.parameters ?? {})));
+  }
 });

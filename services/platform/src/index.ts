@@ -10,6 +10,7 @@ export * from './ports/key-value';
 export * from './ports/mail';
 export * from './adapters';
 export * from './errors';
+export * from './backend-outage';
 export * from './grpc';
 export * from './grpc-module';
 export * from './namespaced-backends';

@@ -24,6 +24,8 @@ export const WATERFALL_VARIABLES = {
   RDE_ENRICH_JOB_LIFETIME_MS: env.milliseconds(10 * 60_000),
   /** Calls in flight per vendor from one replica; 429s are waited out on top of this. */
   RDE_ENRICH_VENDOR_CONCURRENCY: z.coerce.number().int().min(1).default(16),
+  /** Pace every replica's calls to a vendor together at its published rate (decision 0079); false: 429s only. */
+  RDE_VENDOR_PACING: env.flag(true),
   /** Rows per chunk of a dataset enrichment run (the unit a replica takes, bills and counts). */
   RDE_ENRICH_RUN_CHUNK_ROWS: z.coerce.number().int().min(1).max(1_000).default(100),
   /** Chunks one replica walks at once. */

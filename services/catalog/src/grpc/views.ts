@@ -13,8 +13,8 @@ export class CatalogViews {
   private readonly methods = new Map<MethodDeclaration, catalog.Method>();
 
   constructor(providers: readonly ProviderDeclaration[], centsPerCredit: number) {
-    for (const method of providers.flatMap((provider) => provider.methods)) {
-      this.methods.set(method, methodView(method, centsPerCredit));
+    for (const provider of providers) {
+      for (const method of provider.methods) this.methods.set(method, methodView(provider, method, centsPerCredit));
     }
   }
 
@@ -63,7 +63,7 @@ export class CatalogViews {
 }
 
 /** A method's contract: the vendor endpoint, its inputs, its cost and its JSON body schema. */
-function methodView(method: MethodDeclaration, centsPerCredit: number): catalog.Method {
+function methodView(provider: ProviderDeclaration, method: MethodDeclaration, centsPerCredit: number): catalog.Method {
   const { unit, millicredits, note } = method.cost;
   const parameters = Buffer.from(JSON.stringify(payloadSchemaOf(method)));
   return {
@@ -90,6 +90,7 @@ function methodView(method: MethodDeclaration, centsPerCredit: number): catalog.
     access: method.access ?? '',
     acceptsVendorOptions: method.acceptsVendorOptions === true,
     capabilitiesJson: Buffer.from(JSON.stringify({ ...method.capabilities, ...(method.job && { job: method.job }) })),
+    rate: provider.rate,
   };
 }
 

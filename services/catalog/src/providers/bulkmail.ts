@@ -14,6 +14,7 @@ export const bulkmail: ProviderDeclaration = {
   description: 'BulkMail: work emails of up to 100 contacts per batch job, by LinkedIn URL or name at a company',
   sandboxPath: '/bulkmail',
   auth: { header: 'Api-Key', credential: 'bulkmail', sandboxKey: 'sbx-bulkmail-3c58f1' },
+  rate: { perSecond: 2, burst: 5 },
   methods: [
     {
       name: 'submit',

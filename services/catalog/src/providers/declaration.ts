@@ -16,7 +16,15 @@ export interface ProviderDeclaration {
    */
   readonly sandboxPath: string;
   readonly auth: ProviderAuth;
+  /** The request rate the vendor publishes (its token bucket); unset: none published. */
+  readonly rate?: VendorRate;
   readonly methods: readonly MethodDeclaration[];
+}
+
+/** Requests a vendor accepts: `perSecond` sustained, up to `burst` at once. */
+export interface VendorRate {
+  readonly perSecond: number;
+  readonly burst: number;
 }
 
 /** How the vendor takes its API key: `<header>: [<scheme> ]<key>`. */

@@ -8,6 +8,7 @@ export const dialbook: ProviderDeclaration = {
   description: 'DialBook: the mobile phone behind a LinkedIn profile',
   sandboxPath: '/dialbook',
   auth: { header: 'X-Dialbook-Key', credential: 'dialbook', sandboxKey: 'sbx-dialbook-77c3aa' },
+  rate: { perSecond: 5, burst: 10 },
   methods: [
     {
       name: 'find',

@@ -8,6 +8,7 @@ export const homebase: ProviderDeclaration = {
   description: 'HomeBase: the personal email of a person, by LinkedIn URL or by full name and company',
   sandboxPath: '/homebase',
   auth: { header: 'Authorization', scheme: 'Bearer', credential: 'homebase', sandboxKey: 'sbx-homebase-6d13f7' },
+  rate: { perSecond: 8, burst: 16 },
   methods: [
     {
       name: 'lookup',

@@ -10,6 +10,7 @@ export const linkscan: ProviderDeclaration = {
   description: 'LinkScan LinkedIn profile search: title line, link and snippet per profile; rows need verification',
   sandboxPath: '/linkscan',
   auth: { header: 'Authorization', scheme: 'Token', credential: 'linkscan', sandboxKey: 'sbx-linkscan-0e6f42' },
+  rate: { perSecond: 3, burst: 6 },
   methods: [
     {
       name: 'search',

@@ -8,6 +8,7 @@ export const litepro: ProviderDeclaration = {
   description: 'LitePro: the profile behind a LinkedIn URL; experience is often undated',
   sandboxPath: '/litepro',
   auth: { header: 'X-LitePro-Key', credential: 'litepro', sandboxKey: 'sbx-litepro-9c0e5b' },
+  rate: { perSecond: 10, burst: 20 },
   methods: [
     {
       name: 'enrich',

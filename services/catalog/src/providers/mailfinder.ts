@@ -8,6 +8,7 @@ export const mailfinder: ProviderDeclaration = {
   description: 'MailFinder: the work email of a person at a company, by name and company domain or name',
   sandboxPath: '/mailfinder',
   auth: { header: 'X-Mailfinder-Key', credential: 'mailfinder', sandboxKey: 'sbx-mailfinder-a7710c' },
+  rate: { perSecond: 15, burst: 30 },
   methods: [
     {
       name: 'find',

@@ -8,6 +8,7 @@ export const persona: ProviderDeclaration = {
   description: 'Persona: personal emails of the person behind a LinkedIn URL',
   sandboxPath: '/persona',
   auth: { header: 'X-Persona-Token', credential: 'persona', sandboxKey: 'sbx-persona-e2a0b9' },
+  rate: { perSecond: 10, burst: 20 },
   methods: [
     {
       name: 'lookup',

@@ -11,6 +11,7 @@ export const pplgraph: ProviderDeclaration = {
   description: 'PeopleGraph people database: profiles by title, location, skills, seniority, company and firmographics',
   sandboxPath: '/pplgraph',
   auth: { header: 'X-Api-Key', credential: 'pplgraph', sandboxKey: 'sbx-pplgraph-5f2c9a' },
+  rate: { perSecond: 10, burst: 20 },
   methods: [
     {
       name: 'search',

@@ -8,6 +8,7 @@ export const profilely: ProviderDeclaration = {
   description: 'Profilely: the profile behind a LinkedIn URL, with dated positions, education and skills',
   sandboxPath: '/profilely',
   auth: { header: 'X-Profilely-Key', credential: 'profilely', sandboxKey: 'sbx-profilely-4a8d12' },
+  rate: { perSecond: 8, burst: 16 },
   methods: [
     {
       name: 'profile',

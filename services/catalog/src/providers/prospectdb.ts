@@ -11,6 +11,7 @@ export const prospectdb: ProviderDeclaration = {
   description: 'ProspectDB people database: people by title, metro, company, seniority, department and keywords',
   sandboxPath: '/prospectdb',
   auth: { header: 'Authorization', scheme: 'Bearer', credential: 'prospectdb', sandboxKey: 'sbx-prospectdb-81d4e0' },
+  rate: { perSecond: 5, burst: 10 },
   methods: [
     {
       name: 'search',

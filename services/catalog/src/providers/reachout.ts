@@ -9,6 +9,7 @@ export const reachout: ProviderDeclaration = {
   description: 'Reachout: the work email behind a LinkedIn URL, found by an asynchronous lookup job',
   sandboxPath: '/reachout',
   auth: { header: 'X-Reachout-Token', credential: 'reachout', sandboxKey: 'sbx-reachout-94b2d8' },
+  rate: { perSecond: 10, burst: 20 },
   methods: [
     {
       name: 'submit',

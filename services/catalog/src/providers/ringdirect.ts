@@ -9,6 +9,7 @@ export const ringdirect: ProviderDeclaration = {
   description: 'RingDirect: the mobile phone behind a LinkedIn profile, found by an asynchronous request',
   sandboxPath: '/ringdirect',
   auth: { header: 'X-Ring-Key', credential: 'ringdirect', sandboxKey: 'sbx-ringdirect-2f6b90' },
+  rate: { perSecond: 5, burst: 10 },
   methods: [
     {
       name: 'submit',

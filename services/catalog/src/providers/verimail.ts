@@ -8,6 +8,7 @@ export const verimail: ProviderDeclaration = {
   description: 'VeriMail: deliverability of one email address (deliverable, undeliverable, risky or unknown)',
   sandboxPath: '/verimail',
   auth: { header: 'X-Verimail-Auth', credential: 'verimail', sandboxKey: 'sbx-verimail-1b9e44' },
+  rate: { perSecond: 20, burst: 40 },
   methods: [
     {
       name: 'verify',

@@ -10,6 +10,7 @@ export const webscout: ProviderDeclaration = {
   description: 'WebScout public-web people search: people at a company, with structured work history',
   sandboxPath: '/webscout',
   auth: { header: 'X-WebScout-Key', credential: 'webscout', sandboxKey: 'sbx-webscout-c39b71' },
+  rate: { perSecond: 3, burst: 6 },
   methods: [
     {
       name: 'search',

@@ -11,6 +11,7 @@ import { tools } from './groups/tools';
 import { enrichment, qualify, runs, search } from './groups/waterfalls';
 import { datasets, feedback, keys, meta } from './groups/workspace';
 import { workflows } from './groups/workflows';
+import { withLinks } from './links';
 
 export { registerOperationDocs } from './operation-docs';
 
@@ -56,6 +57,8 @@ export const DOCUMENT: SwaggerOptions = {
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     security: [{ bearer: [] }],
   },
+  // Only the OpenAPI 3 document is built here; a Swagger 2 one would pass through untouched.
+  transformObject: (built) => ('openapiObject' in built ? withLinks(built.openapiObject) : built.swaggerObject),
 };
 
 /** A text mark in place of the docs UI's own logo. */

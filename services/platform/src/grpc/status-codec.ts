@@ -1,13 +1,18 @@
 import { STATUS_CODES } from 'node:http';
 import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { common } from '@rde/proto';
+import { backendUnavailable, isBackendOutage } from '../backend-outage';
 import { RdeError, httpStatusForGrpc } from '../errors';
 import { ERROR_KEY } from './metadata';
 
 /** An error thrown by a handler, as it crosses the wire: status, message and the structured detail. */
 export function toServiceError(error: unknown): Partial<ServiceError> {
   const rde =
-    error instanceof RdeError ? error : new RdeError(GrpcStatus.INTERNAL, 500, { detail: 'Internal Server Error' });
+    error instanceof RdeError
+      ? error
+      : isBackendOutage(error)
+        ? backendUnavailable()
+        : new RdeError(GrpcStatus.INTERNAL, 500, { detail: 'Internal Server Error' });
   const metadata = new Metadata();
   const detail = common.ErrorDetail.encode({
     httpStatus: rde.httpStatus,

@@ -46,15 +46,15 @@ export interface Metering {
 /**
  * The workspace as a finished run leaves it, before billing applies its settlement. The run's own
  * hold is over (its final settlement releases it), so `reserved` is the workspace's other open
- * holds, and the provisional balance is the balance less those holds and less this run's charges
- * (decision 0004). A run that charged nothing leaves billing nothing to apply: with no other hold
- * open it is settled.
+ * holds, and the balance is the balance less those holds and less this run's charges (decision
+ * 0004). With no other hold open nothing is held for in-flight work and the figures are final:
+ * settled, whether or not billing has applied the written settlement yet (decision 0079).
  */
 export function meteringAfter(account: AccountAtHold, ownHold: number, charged: number): Metering {
   const otherHolds = Math.max(0, account.reserved - ownHold);
   return {
     balance: account.balance - otherHolds - charged,
     reserved: otherHolds,
-    settled: charged === 0 && otherHolds === 0,
+    settled: otherHolds === 0,
   };
 }

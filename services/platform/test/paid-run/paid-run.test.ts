@@ -28,9 +28,9 @@ describeWithEnv('MongoDB-wire server and Kafka', ['RDE_MONGO_URL', 'RDE_KAFKA_BR
 
 describe('metering after a paid call', () => {
   test("reserved is the workspace's other open holds, not the call's own released hold", () => {
-    // A lone call: Reserve answered with only its own 1-credit hold open.
+    // A lone call: Reserve answered with only its own 1-credit hold open; its charge is final.
     const lone = meteringAfter({ balance: 100_000, reserved: 1_000 }, 1_000, 1_000);
-    expect(lone).toEqual({ balance: 99_000, reserved: 0, settled: false });
+    expect(lone).toEqual({ balance: 99_000, reserved: 0, settled: true });
     // Another call's 4-credit hold stays counted, and the balance is provisional (balance − holds).
     const beside = meteringAfter({ balance: 100_000, reserved: 5_000 }, 1_000, 1_000);
     expect(beside).toEqual({ balance: 95_000, reserved: 4_000, settled: false });

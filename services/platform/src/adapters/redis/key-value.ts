@@ -19,7 +19,13 @@ export class RedisKeyValue implements KeyValue {
   private constructor(private readonly redis: ScriptedRedis) {}
 
   static async connect(url: string, namespace: string, logger: Logger): Promise<RedisKeyValue> {
-    const redis = new Redis(url, { keyPrefix: `${namespace}:`, lazyConnect: true }) as ScriptedRedis;
+    // One reconnect attempt per command: while Redis is down a command fails within about a second
+    // (a 503 for its caller) instead of waiting out ioredis' default twenty attempts (issue 30).
+    const redis = new Redis(url, {
+      keyPrefix: `${namespace}:`,
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+    }) as ScriptedRedis;
     // defineCommand sends each script once (EVALSHA after) and prefixes its KEYS like any command
     redis.defineCommand('setIfAbsentOrEqual', { numberOfKeys: 1, lua: SET_IF_ABSENT_OR_EQUAL });
     redis.defineCommand('deleteIfEqual', { numberOfKeys: 1, lua: DELETE_IF_EQUAL });

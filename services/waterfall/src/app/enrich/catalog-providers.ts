@@ -63,6 +63,7 @@ export class CatalogProviders implements ProviderPort {
     const capabilities = JSON.parse(declared.capabilitiesJson.toString('utf8') || '{}') as { job?: unknown };
     const job =
       typeof capabilities.job === 'object' && capabilities.job !== null ? (capabilities.job as JobShape) : undefined;
-    return { price: Number(declared.cost?.amount?.millicredits ?? 0), ...(job && { job }) };
+    const rate = declared.rate && { perSecond: declared.rate.perSecond, burst: declared.rate.burst };
+    return { price: Number(declared.cost?.amount?.millicredits ?? 0), ...(job && { job }), ...(rate && { rate }) };
   }
 }

@@ -1,4 +1,5 @@
 import type { Caller } from '@rde/platform';
+import type { VendorPacing, VendorRate } from '../../vendors/pacing';
 import type { VendorPauses } from './vendor-pauses';
 
 export type JsonObject = Record<string, unknown>;
@@ -23,6 +24,8 @@ export interface MethodContract {
   /** Price of a hit, in millicredits. */
   readonly price: number;
   readonly job?: JobShape;
+  /** The vendor's published request rate, when it publishes one. */
+  readonly rate?: VendorRate;
 }
 
 export type ProviderResult =
@@ -52,6 +55,8 @@ export interface PacingOptions {
   readonly now?: () => number;
   /** The vendors' 429 pauses shared with the other replicas; without it a pause is this replica's own. */
   readonly shared?: Pick<VendorPauses, 'until' | 'pause'>;
+  /** Every replica's calls to a vendor paced together at its published rate; without it only 429s slow them. */
+  readonly pacing?: Pick<VendorPacing, 'take'>;
 }
 
 /**
@@ -84,6 +89,7 @@ export class PacedProviders implements ProviderPort {
     return gate.run(async (waitOutPauses) => {
       let waited = 0;
       for (let attempt = 0; ; attempt++) {
+        await this.paced(call);
         const answer = await this.inner.invoke(call, caller);
         if (answer.ok || answer.reason !== 'rate_limited' || waited >= this.options.rateLimitBudgetMs) return answer;
         const pause = answer.retryAfterMs ?? Math.min(250 * 2 ** attempt, 4_000);
@@ -93,6 +99,14 @@ export class PacedProviders implements ProviderPort {
         await waitOutPauses();
       }
     }, sharedPause);
+  }
+
+  /** Waits for the call's place in its vendor's shared pace (a retry takes a place too: it is a request). */
+  private async paced(call: ProviderCall): Promise<void> {
+    const { pacing } = this.options;
+    if (!pacing) return;
+    const { rate } = await this.inner.contract(call.tool, call.method);
+    if (rate) await pacing.take(call.tool, rate);
   }
 
   private gateOf(tool: string): Gate {

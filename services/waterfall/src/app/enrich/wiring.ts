@@ -31,6 +31,7 @@ import { Enrichment } from './enrichment';
 import { EnrichTakeOver } from './take-over';
 import { ProviderJobs } from './provider-jobs';
 import { PacedProviders } from './providers';
+import { VendorPacing } from '../../vendors/pacing';
 import { VendorPauses } from './vendor-pauses';
 import { RowWalker } from './walk-rows';
 
@@ -78,6 +79,7 @@ export function buildEnrichment(deps: {
       rateLimitBudgetMs: 60_000,
       sleep,
       shared: new VendorPauses(deps.keyValue, () => clock.now()),
+      ...(config.RDE_VENDOR_PACING && { pacing: new VendorPacing(deps.keyValue, () => clock.now(), sleep) }),
     },
   );
   const enrichJobs: EnrichJobs = new EnrichJobs(
