@@ -1,6 +1,6 @@
 import { InMemoryKeyValue, type Caller } from '@rde/platform';
-import { PacedProviders, type ProviderCall, type ProviderPort, type ProviderResult } from '../src/app/enrich/providers';
-import { VendorPauses } from '../src/app/enrich/vendor-pauses';
+import { PacedProviders, type ProviderCall, type ProviderPort, type ProviderResult } from '../src/clients/providers';
+import { VendorPauses } from '../src/clients/vendor-pauses';
 
 const caller = { workspaceId: 'ws_1' } as Caller;
 

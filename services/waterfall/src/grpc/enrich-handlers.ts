@@ -1,6 +1,6 @@
 import { errors, type Handlers } from '@rde/platform';
 import type { waterfall } from '@rde/proto';
-import type { EnrichJobs } from '../app/enrich/enrich-jobs';
+import type { EnrichJobs } from '../app/jobs/enrich-jobs';
 import type { Enrichment } from '../app/enrich/enrichment';
 import type { EnrichMeta } from '../app/enrich/enrich-result';
 import type { EnrichRuns } from '../app/runs/enrich-runs';

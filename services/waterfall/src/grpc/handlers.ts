@@ -1,8 +1,8 @@
 import { errors, type Handlers } from '@rde/platform';
 import type { waterfall } from '@rde/proto';
-import type { Qualifier } from '../app/qualify';
-import type { QualifyRuns } from '../app/qualify-run';
-import type { PeopleSearch } from '../app/search';
+import type { Qualifier } from '../app/qualify/qualify';
+import type { QualifyRuns } from '../app/qualify/qualify-run';
+import type { PeopleSearch } from '../app/search/people-search';
 import type { SearchMetaFields } from '../domain/search/answer';
 import { isPlainObject } from '../domain/search/filters';
 import { enrichHandlers, type EnrichHandlerDependencies } from './enrich-handlers';

@@ -1,39 +1,15 @@
 import { Caller, Clock, Logger, settlementEvent } from '@rde/platform';
 import { CHAINS, valueAt, type Capability, type ChainStep } from '../../domain/enrich/chains';
 import { jobChargeIdOf, newNonce } from '../../domain/enrich/ids';
-import { subjectOf as subjectOfRow, type Subject } from '../../domain/enrich/subject';
+import { callerOf } from '../../domain/callers';
+import { subjectOf as subjectOfRow } from '../../domain/enrich/subject';
 import { miss, type Verdict } from '../../domain/enrich/verdicts';
 import { afterVerdict, correlate, enrichedRow, type Resume, type RowWalk } from '../../domain/enrich/walk';
 import type { RunCharge } from '../../store/runs';
 import type { DatasetClient } from '../../clients';
 import { jobKeyOf, type EnrichJobDocument, type EnrichJobRepository, type JobRowResult } from '../../store/enrich-jobs';
-import { judge } from './judge';
-import type { JobShape, JsonObject, ProviderPort } from './providers';
-
-/** A row handed to a provider job. */
-export interface JobRowInput {
-  readonly index: number;
-  readonly ref?: string;
-  readonly row: JsonObject;
-  readonly subject: Subject;
-  readonly input: Record<string, string>;
-  readonly walk: RowWalk;
-}
-
-/** The run a job belongs to. */
-export interface JobRun {
-  readonly runId: string;
-  readonly caller: Caller;
-  readonly capability: Capability;
-  readonly stepIndex: number;
-  readonly datasetId: string;
-}
-
-/** Per row: the job's verdict, or `open` when it was still running at the end of the poll budget. */
-export type JobOutcome =
-  | { readonly kind: 'settled'; readonly verdicts: Map<number, Verdict> }
-  | { readonly kind: 'open'; readonly jobId: string; readonly resume: Resume }
-  | { readonly kind: 'failed'; readonly verdict: Verdict };
+import { judge, type JobOutcome, type JobRowInput, type JobRun, type ProviderJobPort } from '../enrich';
+import type { JobShape, JsonObject, ProviderPort } from '../../clients/providers';
 
 export interface ProviderJobsOptions {
   readonly pollBudgetMs: number;
@@ -57,7 +33,7 @@ export interface ProviderJobsOptions {
  * within the poll budget, and, if still open then, handed off to whichever replica's poller takes
  * the lease next. Settling is one guarded update, so a job is billed once.
  */
-export class ProviderJobs {
+export class ProviderJobs implements ProviderJobPort {
   constructor(
     private readonly providers: ProviderPort,
     private readonly jobs: EnrichJobRepository,
@@ -251,18 +227,6 @@ export class ProviderJobs {
     if (outsideRequest) await this.options.onHandedOffSettled(settled);
     return true;
   }
-}
-
-/** The caller a job or a run acts for once its request is gone: its workspace, member and session. */
-export function callerOf(work: { _id: string; workspace_id: string; user_id: string; session_id: string }): Caller {
-  return {
-    workspaceId: work.workspace_id,
-    userId: work.user_id,
-    role: '',
-    keyId: '',
-    sessionId: work.session_id,
-    requestId: work._id,
-  };
 }
 
 /** A settled job's step keeps its job id, so the row says which job answered it. */

@@ -1,5 +1,5 @@
 import { RdeError, type Caller, type Logger } from '@rde/platform';
-import type { CatalogClient } from '../../clients';
+import type { CatalogClient } from './index';
 import type { JobShape, MethodContract, ProviderCall, ProviderPort, ProviderResult } from './providers';
 
 /**
