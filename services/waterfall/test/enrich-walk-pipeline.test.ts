@@ -5,8 +5,8 @@ import type { JobOutcome, JobRowInput, ProviderJobPort } from '../src/app/enrich
 import { PacedProviders, type ProviderCall, type ProviderPort } from '../src/clients/providers';
 import { RowWalker, type RowsRun } from '../src/app/enrich/walk-rows';
 
-const JOB = { poll: 'poll', id_field: 'id', callback_parameter: 'cb', state_path: ['state'], done_state: 'done' };
-const BATCH = { max_size: 100, items_parameter: 'items', correlation_field: 'ref', results_path: ['results'] };
+const JOB = { poll: 'poll', idField: 'id', callbackParameter: 'cb', statePath: ['state'], doneState: 'done' };
+const BATCH = { maxSize: 100, itemsParameter: 'items', correlationField: 'ref', resultsPath: ['results'] };
 
 /**
  * MailFinder misses every row and refuses its first call once with a 429; the jobs miss too. The

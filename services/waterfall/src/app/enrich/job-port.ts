@@ -3,7 +3,8 @@ import type { Capability, ChainStep } from '../../domain/enrich/chains';
 import type { Subject } from '../../domain/enrich/subject';
 import type { Verdict } from '../../domain/enrich/verdicts';
 import type { Resume, RowWalk } from '../../domain/enrich/walk';
-import type { JobShape, JsonObject } from '../../clients/providers';
+import type { catalog } from '@rde/proto';
+import type { JsonObject } from '../../clients/providers';
 
 /** A row handed to a provider job. */
 export interface JobRowInput {
@@ -32,5 +33,11 @@ export type JobOutcome =
 
 /** What the walk needs of provider jobs (rule 8); the jobs feature implements it, the module wires it in. */
 export interface ProviderJobPort {
-  run(run: JobRun, step: ChainStep, shape: JobShape, price: number, rows: readonly JobRowInput[]): Promise<JobOutcome>;
+  run(
+    run: JobRun,
+    step: ChainStep,
+    shape: catalog.JobDeclaration,
+    price: number,
+    rows: readonly JobRowInput[],
+  ): Promise<JobOutcome>;
 }

@@ -91,7 +91,7 @@ export class RowWalker {
         continue;
       }
       const groups =
-        step.kind === 'batch' ? batchesOf(ready, contract.job?.batch?.max_size ?? 1) : ready.map((r) => [r]);
+        step.kind === 'batch' ? batchesOf(ready, contract.job?.batch?.maxSize ?? 1) : ready.map((r) => [r]);
       await Promise.all(
         groups.map(async (group) => {
           const outcome = await this.jobs.run(

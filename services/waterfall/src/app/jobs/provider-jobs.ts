@@ -9,7 +9,8 @@ import type { RunCharge } from '../../store/runs';
 import type { DatasetClient } from '../../clients';
 import { jobKeyOf, type EnrichJobDocument, type EnrichJobRepository, type JobRowResult } from '../../store/enrich-jobs';
 import { judge, type JobOutcome, type JobRowInput, type JobRun, type ProviderJobPort } from '../enrich';
-import type { JobShape, JsonObject, ProviderPort } from '../../clients/providers';
+import type { catalog } from '@rde/proto';
+import type { JsonObject, ProviderPort } from '../../clients/providers';
 
 export interface ProviderJobsOptions {
   readonly pollBudgetMs: number;
@@ -47,7 +48,7 @@ export class ProviderJobs implements ProviderJobPort {
   async run(
     run: JobRun,
     step: ChainStep,
-    shape: JobShape,
+    shape: catalog.JobDeclaration,
     price: number,
     rows: readonly JobRowInput[],
   ): Promise<JobOutcome> {
@@ -55,15 +56,15 @@ export class ProviderJobs implements ProviderJobPort {
     const callbackUrl = this.options.callbackUrl(step.tool, nonce);
     const payload: JsonObject = shape.batch
       ? {
-          [shape.batch.items_parameter]: rows.map((row) => ({
-            [shape.batch!.correlation_field]: row.ref,
+          [shape.batch.itemsParameter]: rows.map((row) => ({
+            [shape.batch!.correlationField]: row.ref,
             ...row.input,
           })),
         }
       : { ...rows[0]!.input };
-    if (callbackUrl) payload[shape.callback_parameter] = callbackUrl;
+    if (callbackUrl) payload[shape.callbackParameter] = callbackUrl;
     const submitted = await this.providers.invoke({ tool: step.tool, method: step.method, payload }, run.caller);
-    const jobId = submitted.ok ? valueAt(submitted.answer, [shape.id_field]) : undefined;
+    const jobId = submitted.ok ? valueAt(submitted.answer, [shape.idField]) : undefined;
     if (!submitted.ok || typeof jobId !== 'string') {
       return { kind: 'failed', verdict: miss('skip', submitted.ok ? 'bad_response' : submitted.reason) };
     }
@@ -143,10 +144,10 @@ export class ProviderJobs implements ProviderJobPort {
     const step = chain.steps[job.step_index]!;
     const shape = (await this.providers.contract(step.tool, step.method)).job!;
     const polled = await this.providers.invoke(
-      { tool: step.tool, method: shape.poll, payload: { [shape.id_field]: job.job_id } },
+      { tool: step.tool, method: shape.poll, payload: { [shape.idField]: job.job_id } },
       caller,
     );
-    if (!polled.ok || valueAt(polled.answer, shape.state_path) !== shape.done_state) return undefined;
+    if (!polled.ok || valueAt(polled.answer, shape.statePath) !== shape.doneState) return undefined;
     const verdicts = await this.verdictsOf(job, step, shape, polled.answer);
     const charges: RunCharge[] = [];
     const results: JobRowResult[] = [];
@@ -181,14 +182,14 @@ export class ProviderJobs implements ProviderJobPort {
     return settled ? verdicts : undefined;
   }
 
-  private async verdictsOf(job: EnrichJobDocument, step: ChainStep, shape: JobShape, answer: JsonObject) {
+  private async verdictsOf(job: EnrichJobDocument, step: ChainStep, shape: catalog.JobDeclaration, answer: JsonObject) {
     const chain = CHAINS[job.capability as Capability];
     const asOf = new Date(this.clock.now()).toISOString().slice(0, 7);
     const verdicts = new Map<number, Verdict>();
     const entries = shape.batch
       ? correlate(
-          (valueAt(answer, shape.batch.results_path) as unknown[] | undefined) ?? [],
-          shape.batch.correlation_field,
+          (valueAt(answer, shape.batch.resultsPath) as unknown[] | undefined) ?? [],
+          shape.batch.correlationField,
           new Set(job.rows.map((row) => row.ref!)),
         )
       : undefined;

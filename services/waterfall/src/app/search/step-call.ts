@@ -7,6 +7,7 @@ import { listOf, type FilterKey } from '../../domain/search/filters';
 import { insideLocations, type PersonRecord, type ResultRow } from '../../domain/search/people';
 import { requestsOf } from '../../domain/search/plan';
 import { companyRequestOf } from '../../domain/search/request';
+import { peopleIn } from '../../clients/people';
 import type { SearchProviders } from './search-providers';
 import { filled, merge, type Walk } from './search-walk';
 
@@ -43,7 +44,7 @@ export async function callStep(
       }
       record.counts.pages += 1;
       cost += Number(answer.cost?.millicredits ?? 0);
-      const people = JSON.parse(answer.peopleJson.toString('utf8') || '[]') as PersonRecord[];
+      const people = peopleIn(answer);
       record.counts.returned += people.length;
       const checked = verified(walk, step, record, people, input.dropped);
       kept.push(...checked);
