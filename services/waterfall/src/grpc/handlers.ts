@@ -6,6 +6,7 @@ import type { PeopleSearch } from '../app/search/people-search';
 import type { SearchMetaFields } from '../domain/search/answer';
 import { isPlainObject } from '../domain/search/filters';
 import { enrichHandlers, type EnrichHandlerDependencies } from './enrich-handlers';
+import { credits, meteringView } from './metering-view';
 import { qualifyHandlers } from './qualify-handlers';
 
 export interface WaterfallHandlerDependencies extends EnrichHandlerDependencies {
@@ -41,19 +42,10 @@ function jsonObject(bytes: Buffer): Record<string, unknown> {
   return value;
 }
 
-const credits = (millicredits: number | undefined) => (millicredits === undefined ? undefined : { millicredits });
-
 function metaView(meta: SearchMetaFields): waterfall.SearchMeta {
   return {
-    charged: credits(meta.charged),
+    ...meteringView(meta),
     creditsCharged: credits(meta.charged),
-    balance: credits(meta.balance),
-    reserved: credits(meta.reserved),
-    settled: meta.settled,
-    runId: meta.runId ?? '',
-    datasetId: meta.datasetId ?? '',
-    rowCount: meta.rowCount,
-    wouldChargeCredits: credits(meta.wouldCharge),
     ignoredQueryKeys: meta.ignoredQueryKeys,
     warningsJson: Buffer.from(JSON.stringify(meta.warnings)),
   };
