@@ -65,6 +65,27 @@ module.exports = {
       },
     },
     {
+      name: 'features-meet-at-their-index',
+      comment:
+        'app/ is cut by feature (app/<feature>/, issue 24): a feature reaches another only through its index.ts, ' +
+        'never its internals.',
+      severity: 'error',
+      from: { path: `${SERVICE}app/([^/]+)/` },
+      to: {
+        path: '^services/$1/src/app/[^/]+/',
+        pathNot: ['^services/$1/src/app/$2/', '^services/$1/src/app/[^/]+/index\\.ts$'],
+      },
+    },
+    {
+      name: 'app-does-not-wire',
+      comment:
+        'Wiring is the module index.ts: a use case never reaches the module, its config or the background ' +
+        'executors of jobs/ (they call use cases, not the other way round).',
+      severity: 'error',
+      from: { path: `${SERVICE}app/` },
+      to: { path: '^services/$1/src/(jobs/|index\\.ts$|config\\.ts$)' },
+    },
+    {
       name: 'app-builds-no-public-views',
       comment: 'Public views are built in grpc/ (proto ⇄ domain); a use case returns domain values.',
       severity: 'error',

@@ -81,6 +81,26 @@ describe('catalog service: tools and contracts', () => {
     expect(schema).toMatchObject({ type: 'object', required: ['query'], additionalProperties: false });
   });
 
+  test("an asynchronous method's contract carries its job typed, the same as capabilities.job", async () => {
+    const { method } = await client.getMethod({ tool: 'bulkmail', method: 'submit' });
+    const declared = JSON.parse(method!.capabilitiesJson.toString('utf8')).job;
+    expect(method!.job).toEqual({
+      poll: declared.poll,
+      idField: declared.id_field,
+      callbackParameter: declared.callback_parameter,
+      statePath: declared.state_path,
+      doneState: declared.done_state,
+      batch: {
+        maxSize: declared.batch.max_size,
+        itemsParameter: declared.batch.items_parameter,
+        correlationField: declared.batch.correlation_field,
+        resultsPath: declared.batch.results_path,
+      },
+    });
+    // Its poll method is no job of its own.
+    expect((await client.getMethod({ tool: 'bulkmail', method: declared.poll })).method!.job).toBeUndefined();
+  });
+
   test('a flat `<tool>_<method>` name resolves to the method view', async () => {
     const { tool, resolvedMethod } = await client.getTool({ tool: 'pplgraph_search' });
     expect(resolvedMethod).toBe('search');

@@ -34,6 +34,11 @@ describe('catalog service: provider invocations', () => {
       { name: 'Person 0', title: 'CTO' },
       { name: 'Person 1', title: 'CTO' },
     ]);
+    // The same people, typed (decision 0076); the JSON copy above is for waterfalls of the previous version.
+    expect(answer.people).toEqual([
+      { name: 'Person 0', title: 'CTO' },
+      { name: 'Person 1', title: 'CTO' },
+    ]);
     expect(answer.cost).toEqual({ millicredits: 2_000 });
     expect(catalogUnderTest.downstreams.holds.size).toBe(0);
     expect(catalogUnderTest.settlements).toEqual([]);

@@ -5,6 +5,7 @@ export * from './logger';
 export * from './clock';
 export * from './backends';
 export * from './ports/document-store';
+export * from './repository';
 export * from './ports/bus';
 export * from './ports/key-value';
 export * from './ports/mail';

@@ -22,26 +22,21 @@ export function processMetric<M>(name: string, create: () => M): M {
   return (register.getSingleMetric(name) as M | undefined) ?? create();
 }
 
-export const httpServerDuration = processMetric(
+/** A request-duration histogram in seconds, with the latency buckets every server shares. */
+function durationHistogram<L extends string>(name: string, help: string, labelNames: readonly L[]) {
+  return processMetric(name, () => new Histogram<L>({ name, help, labelNames, buckets: LATENCY_BUCKETS }));
+}
+
+export const httpServerDuration = durationHistogram(
   'rde_http_server_duration_seconds',
-  () =>
-    new Histogram({
-      name: 'rde_http_server_duration_seconds',
-      help: 'HTTP requests served, by route template, method and status',
-      labelNames: ['route', 'method', 'status'] as const,
-      buckets: LATENCY_BUCKETS,
-    }),
+  'HTTP requests served, by route template, method and status',
+  ['route', 'method', 'status'],
 );
 
-export const grpcServerDuration = processMetric(
+export const grpcServerDuration = durationHistogram(
   'rde_grpc_server_duration_seconds',
-  () =>
-    new Histogram({
-      name: 'rde_grpc_server_duration_seconds',
-      help: 'gRPC calls served, by service, method and status code',
-      labelNames: ['service', 'method', 'code'] as const,
-      buckets: LATENCY_BUCKETS,
-    }),
+  'gRPC calls served, by service, method and status code',
+  ['service', 'method', 'code'],
 );
 
 export const kafkaConsumerLag = processMetric(

@@ -1,6 +1,6 @@
 import { InMemoryKeyValue, type Caller } from '@rde/platform';
-import { PacedProviders, type ProviderCall, type ProviderPort, type ProviderResult } from '../src/app/enrich/providers';
-import { VendorPauses } from '../src/app/enrich/vendor-pauses';
+import { PacedProviders, type ProviderCall, type ProviderPort, type ProviderResult } from '../src/clients/providers';
+import { VendorPauses } from '../src/clients/vendor-pauses';
 
 const caller = { workspaceId: 'ws_1' } as Caller;
 
@@ -48,20 +48,21 @@ function oneSlotOnFakeClock(port: ReturnType<typeof vendor>['port'], seen: (call
   return { paced, clock };
 }
 
+/** Paced calls whose waits pass at once on a clock of their own, each wait recorded. */
+function pausedOn(port: ProviderPort, rateLimitBudgetMs: number) {
+  const pauses: number[] = [];
+  let now = 0;
+  const sleep = async (ms: number) => {
+    pauses.push(ms);
+    now += ms;
+  };
+  return { paced: new PacedProviders(port, { concurrency: 4, rateLimitBudgetMs, sleep, now: () => now }), pauses };
+}
+
 describe('rule 5: rows run in parallel within each vendor’s limits', () => {
   test('a 429 is waited out for its Retry-After and retried, not turned into a miss', async () => {
     const { port, seen } = vendor(2, 1_500);
-    const pauses: number[] = [];
-    let now = 0;
-    const paced = new PacedProviders(port, {
-      concurrency: 4,
-      rateLimitBudgetMs: 60_000,
-      sleep: async (ms) => {
-        pauses.push(ms);
-        now += ms;
-      },
-      now: () => now,
-    });
+    const { paced, pauses } = pausedOn(port, 60_000);
     const result = await paced.invoke({ tool: 'mailfinder', method: 'find', payload: {} }, caller);
     expect(result).toEqual({ ok: true, answer: { email: 'a@x.com' } });
     expect(seen.calls).toBe(3);
@@ -69,18 +70,7 @@ describe('rule 5: rows run in parallel within each vendor’s limits', () => {
   });
 
   test('without Retry-After the back-off grows; past the budget the failure is returned', async () => {
-    const { port } = vendor(100);
-    const pauses: number[] = [];
-    let now = 0;
-    const paced = new PacedProviders(port, {
-      concurrency: 4,
-      rateLimitBudgetMs: 2_000,
-      sleep: async (ms) => {
-        pauses.push(ms);
-        now += ms;
-      },
-      now: () => now,
-    });
+    const { paced, pauses } = pausedOn(vendor(100).port, 2_000);
     const result = await paced.invoke({ tool: 'mailfinder', method: 'find', payload: {} }, caller);
     expect(result).toMatchObject({ ok: false, reason: 'rate_limited' });
     expect(pauses).toEqual([250, 500, 1_000, 2_000]);

@@ -1,12 +1,12 @@
 import type { Caller, Logger } from '@rde/platform';
 import { subjectOf } from '../src/domain/enrich/subject';
 import { miss } from '../src/domain/enrich/verdicts';
-import type { JobOutcome, JobRowInput, ProviderJobs } from '../src/app/enrich/provider-jobs';
-import { PacedProviders, type ProviderCall, type ProviderPort } from '../src/app/enrich/providers';
+import type { JobOutcome, JobRowInput, ProviderJobPort } from '../src/app/enrich/job-port';
+import { PacedProviders, type ProviderCall, type ProviderPort } from '../src/clients/providers';
 import { RowWalker, type RowsRun } from '../src/app/enrich/walk-rows';
 
-const JOB = { poll: 'poll', id_field: 'id', callback_parameter: 'cb', state_path: ['state'], done_state: 'done' };
-const BATCH = { max_size: 100, items_parameter: 'items', correlation_field: 'ref', results_path: ['results'] };
+const JOB = { poll: 'poll', idField: 'id', callbackParameter: 'cb', statePath: ['state'], doneState: 'done' };
+const BATCH = { maxSize: 100, itemsParameter: 'items', correlationField: 'ref', resultsPath: ['results'] };
 
 /**
  * MailFinder misses every row and refuses its first call once with a 429; the jobs miss too. The
@@ -48,7 +48,7 @@ function fakeVendors() {
       events.push(`${step.tool} got ${run.runId} rows ${rows.map((r) => r.index).join(',')}`);
       return { kind: 'failed', verdict: miss('no_result', 'nothing found') } satisfies JobOutcome;
     },
-  } as unknown as ProviderJobs;
+  } as unknown as ProviderJobPort;
   return { events, walker: new RowWalker(providers, jobs, { debug: () => undefined } as unknown as Logger) };
 }
 

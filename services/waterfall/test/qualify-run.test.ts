@@ -1,6 +1,6 @@
 import { createLogger, type Caller } from '@rde/platform';
-import { Qualifier } from '../src/app/qualify';
-import { QualifyRuns } from '../src/app/qualify-run';
+import { Qualifier } from '../src/app/qualify/qualify';
+import { QualifyRuns } from '../src/app/qualify/qualify-run';
 import type { DatasetClient } from '../src/clients';
 
 const caller = { workspaceId: 'ws_a', userId: 'usr_a', sessionId: '' } as Caller;

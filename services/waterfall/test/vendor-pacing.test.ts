@@ -1,5 +1,5 @@
 import { InMemoryKeyValue, type Caller } from '@rde/platform';
-import { PacedProviders, type ProviderPort, type ProviderResult } from '../src/app/enrich/providers';
+import { PacedProviders, type ProviderPort, type ProviderResult } from '../src/clients/providers';
 import { callsPerWindow, VendorPacing, type VendorRate } from '../src/vendors/pacing';
 
 const caller = { workspaceId: 'ws_1' } as Caller;

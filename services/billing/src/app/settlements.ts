@@ -2,10 +2,9 @@ import type { Clock, Logger } from '@rde/platform';
 import { untilSettled, type CreditBook } from './credit-book';
 import { chargeKey } from '../domain/holds';
 import { chargeEntry, type Charge, type Settlement } from '../domain/ledger';
+import { drawWrite, releaseWrite } from '../store/account-writes';
 import {
-  drawWrite,
   ownEntry,
-  releaseWrite,
   type AccountDocument,
   type AccountsRepository,
   type AppliedCharge,

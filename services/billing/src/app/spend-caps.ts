@@ -26,28 +26,33 @@ export class SpendCaps {
     private readonly clock: Clock,
   ) {}
 
-  async setWorkspaceCap(caller: Caller, millicredits: number): Promise<number | undefined> {
-    requireOwner(caller);
-    const cap = capValue(millicredits, 'millicredits');
-    await this.book.account(caller.workspaceId);
-    await this.caps.setWorkspaceCap(caller.workspaceId, cap);
-    return cap;
+  setWorkspaceCap(caller: Caller, millicredits: number): Promise<number | undefined> {
+    return this.setCap(caller, millicredits, 'millicredits', (cap) =>
+      this.caps.setWorkspaceCap(caller.workspaceId, cap),
+    );
   }
 
-  async setSessionDefaultCap(caller: Caller, cents: number): Promise<number | undefined> {
-    requireOwner(caller);
-    const cap = capValue(cents, 'cents');
-    await this.book.account(caller.workspaceId);
-    await this.caps.setSessionDefaultCap(caller.workspaceId, cap);
-    return cap;
+  setSessionDefaultCap(caller: Caller, cents: number): Promise<number | undefined> {
+    return this.setCap(caller, cents, 'cents', (cap) => this.caps.setSessionDefaultCap(caller.workspaceId, cap));
   }
 
   async setMemberCap(caller: Caller, userId: string, cents: number): Promise<number | undefined> {
     requireOwner(caller);
     if (!userId) throw errors.badRequest({ detail: 'user_id is required' });
-    const cap = capValue(cents, 'cents');
+    return this.setCap(caller, cents, 'cents', (cap) => this.caps.setMemberCap(caller.workspaceId, userId, cap));
+  }
+
+  /** An owner's cap write (the owner checked before the amount), on the workspace's account, opened if new. */
+  private async setCap(
+    caller: Caller,
+    amount: number,
+    unit: string,
+    write: (cap: number | undefined) => Promise<unknown>,
+  ): Promise<number | undefined> {
+    requireOwner(caller);
+    const cap = capValue(amount, unit);
     await this.book.account(caller.workspaceId);
-    await this.caps.setMemberCap(caller.workspaceId, userId, cap);
+    await write(cap);
     return cap;
   }
 

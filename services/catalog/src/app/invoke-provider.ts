@@ -2,7 +2,7 @@ import type { KeyValue } from '@rde/platform';
 import { catalog } from '@rde/proto';
 import type { Catalog } from '../domain/catalog';
 import type { JsonObject, ParameterResolver } from '../domain/parameters';
-import { peopleOf } from '../domain/people';
+import { peopleOf, type PersonRecord } from '../domain/people';
 import { actualCost } from '../domain/pricing';
 import { isPresentAt, rowsAt } from '../domain/rows';
 import { ProviderFailure, type ProviderCaller } from '../providers/caller';
@@ -62,10 +62,13 @@ export class ProviderInvocations {
     const elapsedMs = Math.round(performance.now() - started);
     const rows = method.rows ? (rowsAt(answer, method.rows.path) ?? []) : undefined;
     const hit = method.hitPath !== undefined && isPresentAt(answer, method.hitPath);
+    const people = rows && method.person ? peopleOf(rows, method.person) : undefined;
     return {
       resultJson: json(answer),
       rowsJson: rows ? json(rows) : Buffer.alloc(0),
-      peopleJson: rows && method.person ? json(peopleOf(rows, method.person)) : Buffer.alloc(0),
+      // The JSON copy is for waterfalls of the previous version during a rolling deploy (decision 0076).
+      peopleJson: people ? json(people) : Buffer.alloc(0),
+      people: (people ?? []).map(personMessageOf),
       cost: { millicredits: actualCost(method, values, { rowCount: rows?.length ?? 0, hit }) },
       hit,
       elapsedMs,
@@ -74,8 +77,24 @@ export class ProviderInvocations {
   }
 }
 
-const EMPTY = { resultJson: Buffer.alloc(0), rowsJson: Buffer.alloc(0), peopleJson: Buffer.alloc(0), hit: false };
+const EMPTY = {
+  resultJson: Buffer.alloc(0),
+  rowsJson: Buffer.alloc(0),
+  peopleJson: Buffer.alloc(0),
+  people: [],
+  hit: false,
+};
 
 function json(value: unknown): Buffer {
   return Buffer.from(JSON.stringify(value));
+}
+
+/** A person as InvokeProvider's typed message (the camel-cased fields renamed); unset fields stay absent. */
+function personMessageOf({ company_domain, linkedin_url, work_history, ...named }: PersonRecord): catalog.Person {
+  return {
+    ...named,
+    companyDomain: company_domain,
+    linkedinUrl: linkedin_url,
+    workHistory: work_history && { jobs: work_history.map((job) => ({ ...job })) },
+  };
 }

@@ -2,7 +2,12 @@ import { catalog } from '@rde/proto';
 import { DATA_PROVIDER_KIND, WATERFALL_KIND, type ResolvedMethod } from '../domain/catalog';
 import { payloadSchemaOf } from '../domain/parameters';
 import { formatCredits, formatUsd } from '../domain/pricing';
-import type { MethodDeclaration, ProviderDeclaration, WaterfallDeclaration } from '../providers/declaration';
+import type {
+  JobDeclaration,
+  MethodDeclaration,
+  ProviderDeclaration,
+  WaterfallDeclaration,
+} from '../providers/declaration';
 import type { CallMeta } from '../app/tool-call-result';
 
 /**
@@ -91,6 +96,24 @@ function methodView(provider: ProviderDeclaration, method: MethodDeclaration, ce
     acceptsVendorOptions: method.acceptsVendorOptions === true,
     capabilitiesJson: Buffer.from(JSON.stringify({ ...method.capabilities, ...(method.job && { job: method.job }) })),
     rate: provider.rate,
+    job: typeof method.job === 'object' ? jobMessageOf(method.job) : undefined,
+  };
+}
+
+/** A job declaration as its proto message (the same fields as `capabilities.job`). */
+function jobMessageOf(job: JobDeclaration): catalog.JobDeclaration {
+  return {
+    poll: job.poll,
+    idField: job.id_field,
+    callbackParameter: job.callback_parameter,
+    statePath: [...job.state_path],
+    doneState: job.done_state,
+    batch: job.batch && {
+      maxSize: job.batch.max_size,
+      itemsParameter: job.batch.items_parameter,
+      correlationField: job.batch.correlation_field,
+      resultsPath: [...job.batch.results_path],
+    },
   };
 }
 

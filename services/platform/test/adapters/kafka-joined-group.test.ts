@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Consumer } from 'kafkajs';
-import { joinedGroup } from '../../src/adapters/kafka/bus';
+import { joinedGroup } from '../../src/adapters/kafka/subscription';
 
 /**
  * A consumer's start waits for the group join (unit test: kafkajs' consumer events, emitted by

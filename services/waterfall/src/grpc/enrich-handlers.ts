@@ -1,9 +1,10 @@
 import { errors, type Handlers } from '@rde/platform';
 import type { waterfall } from '@rde/proto';
-import type { EnrichJobs } from '../app/enrich/enrich-jobs';
+import type { EnrichJobs } from '../app/jobs/enrich-jobs';
 import type { Enrichment } from '../app/enrich/enrichment';
 import type { EnrichMeta } from '../app/enrich/enrich-result';
 import type { EnrichRuns } from '../app/runs/enrich-runs';
+import { credits, meteringView } from './metering-view';
 
 export interface EnrichHandlerDependencies {
   readonly enrichment: Enrichment;
@@ -71,18 +72,10 @@ function jsonField(bytes: Buffer, name: string): unknown {
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
 
-const credits = (millicredits: number | undefined) => (millicredits === undefined ? undefined : { millicredits });
-
 function metaView(meta: EnrichMeta): waterfall.EnrichMeta {
   return {
-    charged: credits(meta.charged),
+    ...meteringView(meta),
     creditsCharged: credits(meta.creditsCharged),
-    balance: credits(meta.balance),
-    reserved: credits(meta.reserved),
-    settled: meta.settled,
-    runId: meta.runId ?? '',
-    datasetId: meta.datasetId ?? '',
-    rowCount: meta.rowCount,
     status: meta.status ?? '',
     progress: meta.progress,
     pollAfterS: meta.pollAfterS,
@@ -92,7 +85,6 @@ function metaView(meta: EnrichMeta): waterfall.EnrichMeta {
       jobId: job.job_id,
       fetch: job.fetch,
     })),
-    wouldChargeCredits: credits(meta.wouldCharge),
     wouldCall: meta.wouldCall ?? '',
     warningsJson: meta.warnings ? Buffer.from(JSON.stringify(meta.warnings)) : Buffer.alloc(0),
   };

@@ -1,11 +1,12 @@
 import { errors, type Handlers } from '@rde/platform';
 import type { waterfall } from '@rde/proto';
-import type { Qualifier } from '../app/qualify';
-import type { QualifyRuns } from '../app/qualify-run';
-import type { PeopleSearch } from '../app/search';
+import type { Qualifier } from '../app/qualify/qualify';
+import type { QualifyRuns } from '../app/qualify/qualify-run';
+import type { PeopleSearch } from '../app/search/people-search';
 import type { SearchMetaFields } from '../domain/search/answer';
 import { isPlainObject } from '../domain/search/filters';
 import { enrichHandlers, type EnrichHandlerDependencies } from './enrich-handlers';
+import { credits, meteringView } from './metering-view';
 import { qualifyHandlers } from './qualify-handlers';
 
 export interface WaterfallHandlerDependencies extends EnrichHandlerDependencies {
@@ -41,19 +42,10 @@ function jsonObject(bytes: Buffer): Record<string, unknown> {
   return value;
 }
 
-const credits = (millicredits: number | undefined) => (millicredits === undefined ? undefined : { millicredits });
-
 function metaView(meta: SearchMetaFields): waterfall.SearchMeta {
   return {
-    charged: credits(meta.charged),
+    ...meteringView(meta),
     creditsCharged: credits(meta.charged),
-    balance: credits(meta.balance),
-    reserved: credits(meta.reserved),
-    settled: meta.settled,
-    runId: meta.runId ?? '',
-    datasetId: meta.datasetId ?? '',
-    rowCount: meta.rowCount,
-    wouldChargeCredits: credits(meta.wouldCharge),
     ignoredQueryKeys: meta.ignoredQueryKeys,
     warningsJson: Buffer.from(JSON.stringify(meta.warnings)),
   };

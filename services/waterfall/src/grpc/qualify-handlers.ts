@@ -1,7 +1,7 @@
 import { errors, type Handlers, workspaceCallerOf } from '@rde/platform';
 import type { waterfall } from '@rde/proto';
-import type { Qualifier, QualifyInput } from '../app/qualify';
-import type { QualifyRuns } from '../app/qualify-run';
+import type { Qualifier, QualifyInput } from '../app/qualify/qualify';
+import type { QualifyRuns } from '../app/qualify/qualify-run';
 import type { QualifyOutcome } from '../domain/qualify';
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));

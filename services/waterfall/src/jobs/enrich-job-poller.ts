@@ -1,5 +1,5 @@
 import type { Logger } from '@rde/platform';
-import type { ProviderJobs } from '../app/enrich/provider-jobs';
+import type { ProviderJobs } from '../app/jobs';
 import type { EnrichJobRepository } from '../store/enrich-jobs';
 
 /** Jobs taken per pass; each is polled under its own lease. */

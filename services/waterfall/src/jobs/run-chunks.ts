@@ -1,7 +1,6 @@
 import type { Bus, DeliveredMessage, Logger, Subscription } from '@rde/platform';
 import { topics, waterfallEvents } from '@rde/proto';
-import type { ChunkWorker } from '../app/runs/chunk-worker';
-import type { RunHolds } from '../app/runs/run-holds';
+import type { ChunkWorker, RunEnds, RunHolds } from '../app/runs';
 import { chunkIdOf } from '../domain/runs/plan';
 import type { DatasetRunRepository } from '../store/dataset-runs';
 import type { RunChunkRepository } from '../store/run-chunks';
@@ -33,6 +32,7 @@ export class RunChunkWork {
   constructor(
     private readonly bus: Bus,
     private readonly worker: ChunkWorker,
+    private readonly ends: RunEnds,
     private readonly chunks: RunChunkRepository,
     private readonly runs: DatasetRunRepository,
     private readonly logger: Logger,
@@ -130,8 +130,8 @@ export class RunChunkWork {
   }
 
   private async sweep(): Promise<void> {
-    for (const chunk of await this.chunks.uncounted(SWEEP_SIZE)) await this.worker.count(chunk);
-    for (const run of await this.runs.unfinished(SWEEP_SIZE)) await this.worker.finish(run);
+    for (const chunk of await this.chunks.uncounted(SWEEP_SIZE)) await this.ends.count(chunk);
+    for (const run of await this.runs.unfinished(SWEEP_SIZE)) await this.ends.finish(run);
     const free = this.options.slots - this.active;
     for (const chunk of (await this.chunks.lapsed(SWEEP_SIZE)).slice(0, Math.max(0, free))) await this.walk(chunk._id);
   }

@@ -1,4 +1,5 @@
-import { outboxPush, type Clock, type Collection, type DocumentStore, type NewOutboxEvent } from '@rde/platform';
+import { CollectionRepository, indexedCollection, outboxPush } from '@rde/platform';
+import type { Clock, DocumentStore, NewOutboxEvent } from '@rde/platform';
 import type { RunCharge } from './runs';
 
 export type EnrichJobStatus = 'pending' | 'settled' | 'failed' | 'expired';
@@ -64,23 +65,15 @@ export type NewEnrichJob = Omit<
 
 export const jobKeyOf = (provider: string, jobId: string) => `${provider}:${jobId}`;
 
-export class EnrichJobRepository {
-  private constructor(
-    private readonly jobs: Collection<EnrichJobDocument>,
-    private readonly clock: Clock,
-  ) {}
-
+export class EnrichJobRepository extends CollectionRepository<EnrichJobDocument> {
   static async open(store: DocumentStore, clock: Clock): Promise<EnrichJobRepository> {
-    const jobs = store.collection<EnrichJobDocument>('enrich_jobs');
-    await jobs.createIndex({ keys: { status: 1, next_poll_at: 1 } });
-    await jobs.createIndex({ keys: { provider: 1, nonce_hash: 1 } });
-    // A run's jobs (`ofRun`, `openOfRun`): read on every poll of an enrichment and at a run's end.
-    await jobs.createIndex({ keys: { run_id: 1, status: 1 } });
-    return new EnrichJobRepository(jobs, clock);
-  }
-
-  get collection(): Collection<EnrichJobDocument> {
-    return this.jobs;
+    const collection = await indexedCollection<EnrichJobDocument>(store, 'enrich_jobs', [
+      { keys: { status: 1, next_poll_at: 1 } },
+      { keys: { provider: 1, nonce_hash: 1 } },
+      // A run's jobs (`ofRun`, `openOfRun`): read on every poll of an enrichment and at a run's end.
+      { keys: { run_id: 1, status: 1 } },
+    ]);
+    return new EnrichJobRepository(collection, clock);
   }
 
   private now(): Date {
@@ -88,7 +81,7 @@ export class EnrichJobRepository {
   }
 
   async insert(job: NewEnrichJob): Promise<void> {
-    await this.jobs.insertOne({
+    await this.collection.insertOne({
       ...job,
       _id: jobKeyOf(job.provider, job.job_id),
       status: 'pending',
@@ -104,7 +97,7 @@ export class EnrichJobRepository {
   /** Takes (or renews) the job's lease when it is free, lapsed, or already this owner's. */
   async claim(key: string, owner: string, leaseMs: number): Promise<EnrichJobDocument | null> {
     const now = this.now();
-    return this.jobs.findOneAndUpdate(
+    return this.collection.findOneAndUpdate(
       { _id: key, status: 'pending', $or: [{ lease_until: { $lt: now } }, { lease_owner: owner }] },
       { $set: { lease_owner: owner, lease_until: new Date(now.getTime() + leaseMs) } },
     );
@@ -112,7 +105,7 @@ export class EnrichJobRepository {
 
   /** Gives the lease up and says when the job is next due; `handOff` marks the run's walk over. */
   async release(key: string, owner: string, nextPollAt: Date, handOff = false): Promise<void> {
-    await this.jobs.updateOne(
+    await this.collection.updateOne(
       { _id: key, lease_owner: owner, status: 'pending' },
       { $set: { lease_until: new Date(0), next_poll_at: nextPollAt, ...(handOff && { handed_off: true }) } },
     );
@@ -121,7 +114,7 @@ export class EnrichJobRepository {
   /** Open jobs due for a poll whose lease is free or lapsed, oldest due first. */
   due(limit: number): Promise<EnrichJobDocument[]> {
     const now = this.now();
-    return this.jobs.find(
+    return this.collection.find(
       { status: 'pending', next_poll_at: { $lte: now }, lease_until: { $lt: now } },
       { sort: { next_poll_at: 1 }, limit },
     );
@@ -136,7 +129,7 @@ export class EnrichJobRepository {
     outcome: { status: Exclude<EnrichJobStatus, 'pending'>; charges: RunCharge[]; results: JobRowResult[] },
     settlement: NewOutboxEvent,
   ): Promise<EnrichJobDocument | null> {
-    return this.jobs.findOneAndUpdate(
+    return this.collection.findOneAndUpdate(
       { _id: key, status: 'pending' },
       {
         $set: {
@@ -156,7 +149,7 @@ export class EnrichJobRepository {
    * makes the job due now. Every later or unknown one changes nothing.
    */
   async firstCallback(provider: string, nonceHash: string): Promise<EnrichJobDocument | null> {
-    return this.jobs.findOneAndUpdate(
+    return this.collection.findOneAndUpdate(
       { provider, nonce_hash: nonceHash, status: 'pending', callback_seen: false },
       { $set: { callback_seen: true, next_poll_at: this.now() } },
     );
@@ -164,20 +157,20 @@ export class EnrichJobRepository {
 
   /** A job of this workspace; another workspace's is as absent as an unknown one. */
   find(workspaceId: string, provider: string, jobId: string): Promise<EnrichJobDocument | null> {
-    return this.jobs.findOne({ _id: jobKeyOf(provider, jobId), workspace_id: workspaceId });
+    return this.collection.findOne({ _id: jobKeyOf(provider, jobId), workspace_id: workspaceId });
   }
 
   get(key: string): Promise<EnrichJobDocument | null> {
-    return this.jobs.findOne({ _id: key });
+    return this.collection.findOne({ _id: key });
   }
 
   /** Every job of a run, open or not. */
   ofRun(runId: string): Promise<EnrichJobDocument[]> {
-    return this.jobs.find({ run_id: runId });
+    return this.collection.find({ run_id: runId });
   }
 
   /** Open jobs of a run, as `_meta.pending_jobs` lists them. */
   openOfRun(runId: string): Promise<EnrichJobDocument[]> {
-    return this.jobs.find({ run_id: runId, status: 'pending' });
+    return this.collection.find({ run_id: runId, status: 'pending' });
   }
 }

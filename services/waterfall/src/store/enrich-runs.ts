@@ -1,4 +1,5 @@
-import { outboxPush, type Clock, type Collection, type DocumentStore, type NewOutboxEvent } from '@rde/platform';
+import { CollectionRepository, indexedCollection, outboxPush } from '@rde/platform';
+import type { Clock, DocumentStore, NewOutboxEvent } from '@rde/platform';
 import type { RunCharge } from './runs';
 
 export type EnrichRunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
@@ -56,25 +57,16 @@ export type NewEnrichRun = Pick<
 > &
   Partial<Pick<EnrichRunDocument, 'capped_from' | 'warnings'>>;
 
-export class EnrichRunRepository {
-  private constructor(
-    private readonly runs: Collection<EnrichRunDocument>,
-    private readonly clock: Clock,
-  ) {}
-
+export class EnrichRunRepository extends CollectionRepository<EnrichRunDocument> {
   static async open(store: DocumentStore, clock: Clock): Promise<EnrichRunRepository> {
-    const runs = store.collection<EnrichRunDocument>('enrich_runs');
-    await runs.createIndex({ keys: { workspace_id: 1, created_at: -1 } });
-    return new EnrichRunRepository(runs, clock);
-  }
-
-  /** The collection whose documents carry the settlement outbox, for the relay. */
-  get collection(): Collection<EnrichRunDocument> {
-    return this.runs;
+    const collection = await indexedCollection<EnrichRunDocument>(store, 'enrich_runs', [
+      { keys: { workspace_id: 1, created_at: -1 } },
+    ]);
+    return new EnrichRunRepository(collection, clock);
   }
 
   async start(run: NewEnrichRun): Promise<void> {
-    await this.runs.insertOne({
+    await this.collection.insertOne({
       ...run,
       done: run.capped_from === undefined ? 0 : run.total - run.capped_from,
       status: 'running',
@@ -87,7 +79,7 @@ export class EnrichRunRepository {
 
   /** Rows finished: counted, and their charges kept with the run until its settlement. */
   async rowsDone(runId: string, rows: number, charges: readonly RunCharge[]): Promise<void> {
-    await this.runs.updateOne(
+    await this.collection.updateOne(
       { _id: runId, status: 'running' },
       {
         $inc: { done: rows, charged_millicredits: charges.reduce((sum, c) => sum + c.millicredits, 0) },
@@ -105,7 +97,7 @@ export class EnrichRunRepository {
     outcome: { status: Exclude<EnrichRunStatus, 'running'>; openJobs: OpenJobRef[]; error?: string },
     settlement: NewOutboxEvent,
   ): Promise<boolean> {
-    const result = await this.runs.updateOne(
+    const result = await this.collection.updateOne(
       { _id: runId, status: 'running' },
       {
         $set: {
@@ -125,7 +117,7 @@ export class EnrichRunRepository {
    * update with the final settlement, so only the first releaser writes it.
    */
   async releaseHold(runId: string, settlement: NewOutboxEvent): Promise<boolean> {
-    const result = await this.runs.updateOne(
+    const result = await this.collection.updateOne(
       { _id: runId, status: { $ne: 'running' }, hold_released: { $ne: true }, 'open_jobs.0': { $exists: true } },
       { $set: { hold_released: true }, $push: outboxPush([settlement], this.clock) },
     );
@@ -134,6 +126,6 @@ export class EnrichRunRepository {
 
   /** A run of this workspace; another workspace's is as absent as an unknown one. */
   find(workspaceId: string, runId: string): Promise<EnrichRunDocument | null> {
-    return this.runs.findOne({ _id: runId, workspace_id: workspaceId });
+    return this.collection.findOne({ _id: runId, workspace_id: workspaceId });
   }
 }

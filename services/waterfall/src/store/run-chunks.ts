@@ -1,4 +1,5 @@
-import { outboxPush, type Clock, type Collection, type DocumentStore, type NewOutboxEvent } from '@rde/platform';
+import { CollectionRepository, indexedCollection, outboxPush } from '@rde/platform';
+import type { Clock, DocumentStore, NewOutboxEvent } from '@rde/platform';
 import type { RunCharge } from './runs';
 
 export type ChunkStatus = 'pending' | 'done';
@@ -43,32 +44,23 @@ export interface RunChunkDocument extends Partial<ChunkCounts> {
  * A run's chunks. Whoever holds a chunk's lease walks it; ending it is one guarded update that also
  * writes the chunk's settlement, so a chunk is billed once however often it is delivered.
  */
-export class RunChunkRepository {
-  private constructor(
-    private readonly chunks: Collection<RunChunkDocument>,
-    private readonly clock: Clock,
-  ) {}
-
+export class RunChunkRepository extends CollectionRepository<RunChunkDocument> {
   static async open(store: DocumentStore, clock: Clock): Promise<RunChunkRepository> {
-    const chunks = store.collection<RunChunkDocument>('enrich_run_chunks');
-    await chunks.createIndex({ keys: { run_id: 1, chunk: 1 } });
-    await chunks.createIndex({ keys: { status: 1, lease_until: 1 } });
-    return new RunChunkRepository(chunks, clock);
-  }
-
-  /** The collection whose documents carry the chunks' settlements, for the outbox relay. */
-  get collection(): Collection<RunChunkDocument> {
-    return this.chunks;
+    const collection = await indexedCollection<RunChunkDocument>(store, 'enrich_run_chunks', [
+      { keys: { run_id: 1, chunk: 1 } },
+      { keys: { status: 1, lease_until: 1 } },
+    ]);
+    return new RunChunkRepository(collection, clock);
   }
 
   async insert(chunks: RunChunkDocument[]): Promise<void> {
-    if (chunks.length > 0) await this.chunks.insertMany(chunks);
+    if (chunks.length > 0) await this.collection.insertMany(chunks);
   }
 
   /** Takes a pending chunk whose lease is free (never taken, or its worker stopped renewing). */
   claim(id: string, owner: string, leaseMs: number): Promise<RunChunkDocument | null> {
     const now = this.clock.now();
-    return this.chunks.findOneAndUpdate(
+    return this.collection.findOneAndUpdate(
       { _id: id, status: 'pending', lease_until: { $lt: new Date(now) } },
       { $set: { lease_owner: owner, lease_until: new Date(now + leaseMs) } },
     );
@@ -76,16 +68,16 @@ export class RunChunkRepository {
 
   /** Pending chunks whose lease lapsed: their worker died, or they wait for budget. */
   lapsed(limit: number): Promise<RunChunkDocument[]> {
-    return this.chunks.find({ status: 'pending', lease_until: { $lt: new Date(this.clock.now()) } }, { limit });
+    return this.collection.find({ status: 'pending', lease_until: { $lt: new Date(this.clock.now()) } }, { limit });
   }
 
   /** Ended chunks the run has not counted yet (their worker died in between). */
   uncounted(limit: number): Promise<RunChunkDocument[]> {
-    return this.chunks.find({ status: 'done', counted: { $ne: true } }, { limit });
+    return this.collection.find({ status: 'done', counted: { $ne: true } }, { limit });
   }
 
   async renew(id: string, owner: string, leaseMs: number): Promise<void> {
-    await this.chunks.updateOne(
+    await this.collection.updateOne(
       { _id: id, status: 'pending', lease_owner: owner },
       { $set: { lease_until: new Date(this.clock.now() + leaseMs) } },
     );
@@ -93,14 +85,14 @@ export class RunChunkRepository {
 
   /** Gives the chunk back, to be taken again at `at`; `failed` counts a failed walk. */
   async release(id: string, owner: string, at: Date, failed = false): Promise<void> {
-    await this.chunks.updateOne(
+    await this.collection.updateOne(
       { _id: id, status: 'pending', lease_owner: owner },
       { $set: { lease_until: at }, ...(failed && { $inc: { failures: 1 } }) },
     );
   }
 
   async admit(id: string, owner: string, rows: number): Promise<boolean> {
-    const result = await this.chunks.updateOne(
+    const result = await this.collection.updateOne(
       { _id: id, status: 'pending', lease_owner: owner, admitted: { $exists: false } },
       { $set: { admitted: rows } },
     );
@@ -115,7 +107,7 @@ export class RunChunkRepository {
     charges: RunCharge[],
     settlement: NewOutboxEvent | undefined,
   ): Promise<RunChunkDocument | null> {
-    return this.chunks.findOneAndUpdate(
+    return this.collection.findOneAndUpdate(
       { _id: id, status: 'pending', lease_owner: owner },
       {
         $set: { status: 'done', ...counts, charges },
@@ -125,10 +117,10 @@ export class RunChunkRepository {
   }
 
   async markCounted(id: string): Promise<void> {
-    await this.chunks.updateOne({ _id: id }, { $set: { counted: true } });
+    await this.collection.updateOne({ _id: id }, { $set: { counted: true } });
   }
 
   ofRun(runId: string): Promise<RunChunkDocument[]> {
-    return this.chunks.find({ run_id: runId }, { sort: { chunk: 1 } });
+    return this.collection.find({ run_id: runId }, { sort: { chunk: 1 } });
   }
 }

@@ -1,5 +1,4 @@
 import { Query } from 'mingo';
-import { createUpdater } from 'mingo/updater';
 import {
   DuplicateKeyError,
   type Collection,
@@ -14,12 +13,10 @@ import {
 } from '../../ports/document-store';
 import { getOrCreate } from '../get-or-create';
 import { compilePlainFilter, sortPlain } from './plain-filter';
-import { applyPlainOperator, DocumentDraft } from './plain-update';
+import { applyUpdate, seedFromFilter } from './updates';
+import { UniqueIndex } from './unique-index';
 import { withUpsertId } from '../upsert-id';
 import { deepCopy } from './deep-copy';
-
-/** mingo applies one operator per call; deep cloning keeps the caller's update values out of the store. */
-const applyOperator = createUpdater({ cloneMode: 'deep' });
 
 /** Callers get copies, so nothing they do to a result changes stored state. */
 const copy = deepCopy;
@@ -224,83 +221,4 @@ function mingoMatching<T>(filter: Filter, candidates: T[], options: FindOptions)
   if (options.skip) cursor = cursor.skip(options.skip);
   if (options.limit) cursor = cursor.limit(options.limit);
   return cursor.all();
-}
-
-/** A unique index: the key of each document (a missing field counts as null, as in MongoDB) to its _id. */
-class UniqueIndex {
-  readonly name: string;
-  private readonly paths: string[];
-  private readonly owners = new Map<string, string>();
-
-  constructor(spec: IndexSpec) {
-    this.paths = Object.keys(spec.keys);
-    this.name = spec.name ?? Object.entries(spec.keys).flat().join('_');
-  }
-
-  add(doc: Document, collection: string): void {
-    const key = this.keyOf(doc);
-    const owner = this.owners.get(key);
-    if (owner !== undefined && owner !== doc._id) throw new DuplicateKeyError(collection, `${this.name} ${key}`);
-    this.owners.set(key, doc._id);
-  }
-
-  remove(doc: Document): void {
-    const key = this.keyOf(doc);
-    if (this.owners.get(key) === doc._id) this.owners.delete(key);
-  }
-
-  private keyOf(doc: Document): string {
-    return JSON.stringify(this.paths.map((path) => valueAt(doc, path) ?? null));
-  }
-}
-
-function valueAt(doc: unknown, path: string): unknown {
-  return path
-    .split('.')
-    .reduce<unknown>(
-      (value, part) =>
-        value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined,
-      doc,
-    );
-}
-
-/** An upsert starts from the filter's equality conditions, as MongoDB does. */
-function seedFromFilter(filter: Filter): Record<string, unknown> {
-  const equalities: Record<string, unknown> = {};
-  for (const [path, condition] of Object.entries(filter)) {
-    if (path.startsWith('$')) continue;
-    const value = isOperatorObject(condition) ? condition.$eq : condition;
-    if (value !== undefined) equalities[path] = value;
-  }
-  return applyUpdate({}, { $set: equalities }, true).doc;
-}
-
-function isOperatorObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && Object.keys(value).some((key) => key.startsWith('$'));
-}
-
-/**
- * The next version of `stored` (which stays as it was): each operator applied in turn, copying only
- * what changes; `$setOnInsert` only when inserting. Says whether anything changed.
- */
-function applyUpdate(
-  stored: Record<string, unknown>,
-  update: Update,
-  inserting: boolean,
-): { doc: Record<string, unknown>; changed: boolean } {
-  const draft = new DocumentDraft(stored);
-  let changed = false;
-  for (const [operator, argument] of Object.entries(update)) {
-    if (argument === undefined) continue;
-    if (operator === '$setOnInsert' && !inserting) continue;
-    const effective = operator === '$setOnInsert' ? '$set' : operator;
-    const plain = applyPlainOperator(draft, effective, argument as Record<string, unknown>);
-    if (plain !== undefined) {
-      changed ||= plain;
-      continue;
-    }
-    const mingoUpdate = { [effective]: argument } as Parameters<typeof applyOperator>[1];
-    if (applyOperator(draft.ownAll(), mingoUpdate).length > 0) changed = true;
-  }
-  return { doc: draft.doc, changed };
 }

@@ -19,7 +19,7 @@ import type { EnrichRunDocument, EnrichRunRepository } from '../../store/enrich-
 import type { EnrichAnswers } from './enrich-answers';
 import type { EnrichResult } from './enrich-result';
 import type { EnrichWalks } from './enrich-walks';
-import type { ProviderPort } from './providers';
+import type { ProviderPort } from '../../clients/providers';
 import { worstCasePerRow } from './prices';
 
 export interface EnrichRequest {

@@ -12,7 +12,7 @@ import {
   type Deliverability,
   type Verdict,
 } from '../../domain/enrich/verdicts';
-import type { JsonObject, ProviderPort } from './providers';
+import type { JsonObject, ProviderPort } from '../../clients/providers';
 
 /** The validator's checks of one run: each distinct address is checked, and billed, once (rule 2). */
 export class Validations {

@@ -1,5 +1,5 @@
 import type { Chain } from '../../domain/enrich/chains';
-import type { ProviderPort } from './providers';
+import type { ProviderPort } from '../../clients/providers';
 
 /**
  * The most one row of a chain can cost, in millicredits: rule 1 bills one hit per row (the dearest

@@ -6,7 +6,7 @@ import type { EnrichJobRepository } from '../../store/enrich-jobs';
 import type { EnrichRunDocument, EnrichRunRepository } from '../../store/enrich-runs';
 import { datasetRowsOf, finishedRow } from './dataset-rows';
 import type { EnrichWalks } from './enrich-walks';
-import { callerOf } from './provider-jobs';
+import { callerOf } from '../../domain/callers';
 
 /** Dataset runs are not walked by one process: their chunks have leases of their own. */
 const CALL_RUNS = { kind: { $ne: 'dataset' } };

@@ -7,8 +7,8 @@ import type { Row, Subject } from '../../domain/enrich/subject';
 import { miss, type Verdict } from '../../domain/enrich/verdicts';
 import type { RunCharge } from '../../store/runs';
 import { judge, Validations } from './judge';
-import type { ProviderJobs } from './provider-jobs';
-import type { MethodContract, ProviderPort } from './providers';
+import type { ProviderJobPort } from './job-port';
+import type { MethodContract, ProviderPort } from '../../clients/providers';
 
 /** The rows of one run and what it needs to walk them. */
 export interface RowsRun {
@@ -36,7 +36,7 @@ export type RowFinished = (index: number, walk: RowWalk, charges: readonly RunCh
 export class RowWalker {
   constructor(
     private readonly providers: ProviderPort,
-    private readonly jobs: ProviderJobs,
+    private readonly jobs: ProviderJobPort,
     private readonly logger: Logger,
   ) {}
 
@@ -91,7 +91,7 @@ export class RowWalker {
         continue;
       }
       const groups =
-        step.kind === 'batch' ? batchesOf(ready, contract.job?.batch?.max_size ?? 1) : ready.map((r) => [r]);
+        step.kind === 'batch' ? batchesOf(ready, contract.job?.batch?.maxSize ?? 1) : ready.map((r) => [r]);
       await Promise.all(
         groups.map(async (group) => {
           const outcome = await this.jobs.run(

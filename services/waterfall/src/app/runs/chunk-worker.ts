@@ -1,18 +1,10 @@
-import { RdeError, settlementEvent, type Caller, type Clock, type Logger } from '@rde/platform';
-import { CHAINS, type Capability } from '../../domain/enrich/chains';
-import { subjectOf, type Row, type Subject } from '../../domain/enrich/subject';
-import { chargedOf, enrichedRow, type RowWalk, type StepRecord } from '../../domain/enrich/walk';
-import { runStepName, toolArgsOf, toolCallRunIdOf, type ToolStep } from '../../domain/runs/tool-steps';
-import type { CatalogClient, DatasetClient } from '../../clients';
-import type { EnrichJobRepository } from '../../store/enrich-jobs';
+import type { Clock, Logger } from '@rde/platform';
 import type { DatasetRunDocument, DatasetRunRepository } from '../../store/dataset-runs';
-import type { ChunkCounts, RunChunkDocument, RunChunkRepository } from '../../store/run-chunks';
-import type { RunCharge } from '../../store/runs';
-import { callerOf } from '../enrich/provider-jobs';
-import type { RowWalker } from '../enrich/walk-rows';
+import type { RunChunkDocument, RunChunkRepository } from '../../store/run-chunks';
+import type { ChunkWalker } from './chunk-walk';
+import type { RunEnds } from './run-ends';
+import { reasonOf } from './tool-step-calls';
 
-/** Rows written to the dataset per UpdateRows call. */
-const WRITE_BATCH = 200;
 /** A chunk that cannot start yet (no run document yet, or no budget) is tried again after this. */
 const RETRY_MS = 500;
 /** Attempts at a chunk before its rows are given up and the run fails. */
@@ -21,11 +13,8 @@ const MAX_ATTEMPTS = 4;
 export interface ChunkWorkerDependencies {
   readonly chunks: RunChunkRepository;
   readonly runs: DatasetRunRepository;
-  readonly jobs: EnrichJobRepository;
-  readonly walker: RowWalker;
-  readonly dataset: DatasetClient;
-  /** Where a `tool.method` step's calls go: catalog's paid CallTool, one per row. */
-  readonly catalog: CatalogClient;
+  readonly walker: ChunkWalker;
+  readonly ends: RunEnds;
   readonly clock: Clock;
   readonly logger: Logger;
   /** This replica's name on the chunks it walks, and how long a lease lasts unrenewed. */
@@ -33,15 +22,6 @@ export interface ChunkWorkerDependencies {
   readonly leaseMs: number;
   /** Publishes a document's outbox now (the relay's poll is the safety net). */
   readonly publishChunk: (chunkId: string) => void;
-  readonly publishRun: (runId: string) => void;
-  /** Releases a run's hold when none of its provider jobs is open any more. */
-  readonly releaseRunIfDone: (run: DatasetRunDocument) => Promise<void>;
-}
-
-/** What walking a chunk's admitted rows produced. */
-interface ChunkWalk {
-  readonly counts: ChunkCounts;
-  readonly charges: RunCharge[];
 }
 
 /**
@@ -82,13 +62,13 @@ export class ChunkWorker {
       await chunks.release(chunk._id, owner, new Date(this.deps.clock.now() + RETRY_MS));
       return;
     }
-    const walked = await this.walk(run, chunk, admitted);
+    const walked = await this.deps.walker.walk(run, chunk, admitted);
     const settlement =
-      walked.charges.length > 0 ? this.settlement(run, `c${chunk.chunk}`, walked.charges, false) : undefined;
+      walked.charges.length > 0 ? this.deps.ends.settlement(run, `c${chunk.chunk}`, walked.charges, false) : undefined;
     const ended = await chunks.complete(chunk._id, owner, walked.counts, walked.charges, settlement);
     if (!ended) return;
     if (settlement) this.deps.publishChunk(chunk._id);
-    await this.count(ended);
+    await this.deps.ends.count(ended);
   }
 
   /**
@@ -126,7 +106,7 @@ export class ChunkWorker {
       chunk.run_id,
       `rows ${chunk.start}-${chunk.end - 1} could not be enriched: ${reasonOf(error)}`,
     );
-    await this.count(ended);
+    await this.deps.ends.count(ended);
   }
 
   /**
@@ -151,192 +131,4 @@ export class ChunkWorker {
     // Lost only if this worker lost its lease in between: the budget taken is then simply not used.
     return (await this.deps.chunks.admit(chunk._id, this.deps.owner, rows)) ? rows : undefined;
   }
-
-  /** Walks the admitted rows through every step in order; each step reads the row the previous one left. */
-  private async walk(run: DatasetRunDocument, chunk: RunChunkDocument, admitted: number): Promise<ChunkWalk> {
-    const size = chunk.end - chunk.start;
-    const counts = {
-      hits: 0,
-      misses: 0,
-      open: 0,
-      not_reached: size - admitted,
-      step_hits: {} as Record<string, number>,
-    };
-    if (admitted === 0) return { counts: { ...counts, spent_millicredits: 0, unused_millicredits: 0 }, charges: [] };
-    const caller = callerOf(run);
-    const { rowsJson } = await this.deps.dataset.getRows(
-      { datasetId: run.dataset_id, page: { offset: chunk.start, limit: admitted } },
-      { caller },
-    );
-    // Sparse arrays indexed by the row's position in the dataset: charge ids, batch references and
-    // provider jobs' writes all name rows by that position.
-    let current: Row[] = new Array<Row>(chunk.start + admitted);
-    (JSON.parse(rowsJson.toString('utf8')) as Row[]).forEach((row, i) => (current[chunk.start + i] = row));
-    const indexes = new Set(current.flatMap((_, index) => [index]));
-    const steps = new Map<number, StepRecord[]>();
-    const hit = new Set<number>();
-    const open = new Set<number>();
-    const charges: RunCharge[] = [];
-    let spent = 0;
-    const asOf = new Date(this.deps.clock.now()).toISOString().slice(0, 7);
-    const toolSteps = new Map((run.tool_steps ?? []).map((step) => [runStepName(step), step]));
-    for (const name of run.steps) {
-      const toolStep = toolSteps.get(name);
-      if (toolStep) {
-        const called = await this.callTool(run, caller, toolStep, current);
-        spent += called.spent;
-        for (const index of called.hits) hit.add(index);
-        if (called.hits.size > 0) counts.step_hits[name] = called.hits.size;
-        current = current.map((row, index) => ({ ...row, hit: hit.has(index) }));
-        continue;
-      }
-      const capability = name as Capability;
-      const chain = CHAINS[capability];
-      const subjects: Subject[] = current.map(subjectOf);
-      // slice keeps the holes (spreading would fill them with undefined).
-      const next: Row[] = current.slice();
-      await this.deps.walker.walk(
-        { runId: run._id, caller, capability, datasetId: run.dataset_id, rows: current, subjects, asOf, only: indexes },
-        (index, walk: RowWalk, owed) => {
-          charges.push(...owed);
-          spent +=
-            chargedOf(walk) +
-            owed.filter((c) => c.charge_id.includes(':verify:')).reduce((sum, c) => sum + c.millicredits, 0);
-          const before = steps.get(index) ?? [];
-          const row = enrichedRow(chain, current[index]!, subjects[index]!, walk);
-          steps.set(index, [...before, ...(row.steps as StepRecord[])]);
-          if (walk.found) {
-            hit.add(index);
-            counts.step_hits[capability] = (counts.step_hits[capability] ?? 0) + 1;
-          }
-          if (walk.open) open.add(index);
-          next[index] = { ...row, hit: hit.has(index), steps: steps.get(index) };
-        },
-      );
-      current = next;
-    }
-    await this.write(run, caller, current);
-    counts.hits = hit.size;
-    counts.open = [...open].filter((index) => !hit.has(index)).length;
-    counts.misses = admitted - counts.hits - counts.open;
-    const worstOfOpen = open.size * run.worst_per_row_millicredits;
-    return {
-      counts: {
-        ...counts,
-        spent_millicredits: spent,
-        unused_millicredits: Math.max(0, admitted * run.worst_per_row_millicredits - spent - worstOfOpen),
-      },
-      charges: [...new Map(charges.map((charge) => [charge.charge_id, charge])).values()],
-    };
-  }
-
-  /**
-   * A tool step: one CallTool per row, in order, under a run id fixed by the run, the row and the
-   * step (a redelivered chunk is answered from catalog's stored outcome, not charged again). The
-   * call bills itself (its own hold and settlement); the run counts what it charged as spent. A
-   * call refused for its input (4xx) leaves `{error}` in the row's column, a miss; any other
-   * failure fails the chunk, which is tried again.
-   */
-  private async callTool(run: DatasetRunDocument, caller: Caller, step: ToolStep, rows: Row[]) {
-    const name = runStepName(step);
-    const hits = new Set<number>();
-    let spent = 0;
-    for (const [index, row] of rows.entries()) {
-      if (!row) continue;
-      const payload = toolArgsOf(step, row);
-      try {
-        const { resultJson, meta } = await this.deps.catalog.callTool(
-          {
-            tool: step.tool,
-            method: step.method,
-            payloadJson: Buffer.from(JSON.stringify(payload)),
-            argsJson: Buffer.alloc(0),
-            kwargsJson: Buffer.alloc(0),
-            dryRun: false,
-            runId: toolCallRunIdOf(run._id, index, name),
-          },
-          { caller },
-        );
-        const charged = Number(meta?.creditsCharged?.millicredits ?? 0);
-        spent += charged;
-        if (charged > 0) hits.add(index);
-        rows[index] = { ...row, [name]: JSON.parse(resultJson.toString('utf8')) as unknown };
-      } catch (error) {
-        if (!(error instanceof RdeError) || error.httpStatus >= 500) throw error;
-        rows[index] = { ...row, [name]: { error: reasonOf(error) } };
-      }
-    }
-    return { hits, spent };
-  }
-
-  private async write(run: DatasetRunDocument, caller: Caller, rows: Row[]): Promise<void> {
-    const written = rows.flatMap((row, index) => [{ index, rowJson: Buffer.from(JSON.stringify(row)) }]);
-    for (let at = 0; at < written.length; at += WRITE_BATCH) {
-      await this.deps.dataset.updateRows(
-        { datasetId: run.dataset_id, rows: written.slice(at, at + WRITE_BATCH), enrichStatus: 'running' },
-        { caller },
-      );
-    }
-  }
-
-  /** Counts an ended chunk on its run (once, whoever gets here first); the last one ends the run. */
-  async count(chunk: RunChunkDocument): Promise<void> {
-    const run = await this.deps.runs.countChunk(chunk.run_id, chunk.chunk, {
-      rows: chunk.end - chunk.start,
-      spent: chunk.spent_millicredits ?? 0,
-      unused: chunk.unused_millicredits ?? 0,
-      admitted: chunk.admitted !== undefined,
-    });
-    await this.deps.chunks.markCounted(chunk._id);
-    const counted = run ?? (await this.deps.runs.get(chunk.run_id));
-    if (counted && counted.counted_chunks.length >= counted.chunk_count) await this.finish(counted);
-  }
-
-  /**
-   * Ends the run with its final settlement (releasing the hold unless a provider job of the run is
-   * still open; that job's settlement releases it then) and marks the dataset.
-   */
-  async finish(run: DatasetRunDocument): Promise<void> {
-    const openJobs = (await this.deps.jobs.openOfRun(run._id)).map((job) => ({
-      provider: job.provider,
-      job_id: job.job_id,
-    }));
-    const status = run.error !== undefined ? 'failed' : run.cancel_requested ? 'cancelled' : 'completed';
-    const event = this.settlement(run, 'final', [], openJobs.length === 0);
-    if (!(await this.deps.runs.finish(run._id, { status, openJobs }, event))) return;
-    this.deps.publishRun(run._id);
-    if (openJobs.length > 0) await this.deps.releaseRunIfDone(run);
-    await this.deps.dataset
-      .updateRows(
-        { datasetId: run.dataset_id, rows: [], enrichStatus: openJobs.length > 0 ? 'pending_jobs' : status },
-        { caller: callerOf(run) },
-      )
-      // The run's end is recorded; a dataset deleted under the run just has no status to show.
-      .catch((error: unknown) => this.deps.logger.warn({ err: error, runId: run._id }, 'could not mark the dataset'));
-  }
-
-  /** A settlement of the run's hold: a chunk's charges (`c<n>`), or the run's end (`final`). */
-  private settlement(run: DatasetRunDocument, part: string, charges: RunCharge[], final: boolean) {
-    return settlementEvent({
-      settlementId: `${run._id}:settlement:${part}`,
-      description: `enrich run ${run.steps.join('+')}`,
-      holdId: run._id,
-      runId: run._id,
-      workspaceId: run.workspace_id,
-      userId: run.user_id,
-      sessionId: run.session_id,
-      charges,
-      final,
-      createdAtMs: this.deps.clock.now(),
-    });
-  }
-}
-
-/** What a client may read of a failure: a refusal's own detail, never an internal error's text. */
-function reasonOf(error: unknown): string {
-  if (error instanceof RdeError && error.httpStatus < 500) {
-    const detail = (error.body as { detail?: unknown }).detail;
-    if (typeof detail === 'string') return detail;
-  }
-  return 'an internal error (logged)';
 }

@@ -1,6 +1,6 @@
 import type { Caller, Clock, CreditHolds, Logger } from '@rde/platform';
 import type { DatasetRunDocument, DatasetRunRepository } from '../../store/dataset-runs';
-import { callerOf } from '../enrich/provider-jobs';
+import { callerOf } from '../../domain/callers';
 
 /** Rounds of a guarded budget write lost to chunks moving the budget before giving up until the next sweep. */
 const SHRINK_ROUNDS = 10;

@@ -4,7 +4,7 @@ import type { Row } from '../../domain/enrich/subject';
 import type { DatasetRunDocument } from '../../store/dataset-runs';
 import type { EnrichRunDocument } from '../../store/enrich-runs';
 import type { RunChunkDocument } from '../../store/run-chunks';
-import { callerOf } from '../enrich/provider-jobs';
+import { callerOf } from '../../domain/callers';
 import { partialBudgetWarning } from '../../domain/runs/plan';
 
 /** Rows of an ended run's sample (spec: a 5-row sample). */

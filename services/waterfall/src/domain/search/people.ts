@@ -1,6 +1,6 @@
 import { companyWords } from './company-match';
 
-/** A person as the catalog normalised a vendor row (InvokeProvider `people_json`). */
+/** A person as the catalog normalised a vendor row (InvokeProvider `people`). */
 export interface PersonRecord {
   name: string;
   title?: string;

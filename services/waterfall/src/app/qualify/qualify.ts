@@ -1,5 +1,5 @@
 import { httpError, type Clock } from '@rde/platform';
-import { qualifyCandidates, monthOfInstant, type QualifyOutcome } from '../domain/qualify';
+import { qualifyCandidates, monthOfInstant, type QualifyOutcome } from '../../domain/qualify';
 
 export interface QualifyInput {
   readonly jobSpec: string;

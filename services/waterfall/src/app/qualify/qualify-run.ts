@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Caller, Logger } from '@rde/platform';
-import type { DatasetClient } from '../clients';
-import type { QualifyOutcome } from '../domain/qualify';
+import type { DatasetClient } from '../../clients';
+import type { QualifyOutcome } from '../../domain/qualify';
 import type { CheckedQualify } from './qualify';
 
 /** Rows written per UpdateRows call: bounded messages, and progress a poller can see. */

@@ -1,29 +1,16 @@
 import type { Caller } from '@rde/platform';
-import type { VendorPacing, VendorRate } from '../../vendors/pacing';
+import type { catalog } from '@rde/proto';
+import type { VendorPacing, VendorRate } from '../vendors/pacing';
 import type { VendorPauses } from './vendor-pauses';
 
 export type JsonObject = Record<string, unknown>;
-
-/** An asynchronous vendor's job, as its catalog contract declares it (`capabilities.job`). */
-export interface JobShape {
-  readonly poll: string;
-  readonly id_field: string;
-  readonly callback_parameter: string;
-  readonly state_path: readonly string[];
-  readonly done_state: string;
-  readonly batch?: {
-    readonly max_size: number;
-    readonly items_parameter: string;
-    readonly correlation_field: string;
-    readonly results_path: readonly string[];
-  };
-}
 
 /** What the waterfall needs of a provider method's catalog contract. */
 export interface MethodContract {
   /** Price of a hit, in millicredits. */
   readonly price: number;
-  readonly job?: JobShape;
+  /** An asynchronous method's job, as its catalog contract declares it. */
+  readonly job?: catalog.JobDeclaration;
   /** The vendor's published request rate, when it publishes one. */
   readonly rate?: VendorRate;
 }

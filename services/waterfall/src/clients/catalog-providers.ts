@@ -1,6 +1,6 @@
 import { RdeError, type Caller, type Logger } from '@rde/platform';
-import type { CatalogClient } from '../../clients';
-import type { JobShape, MethodContract, ProviderCall, ProviderPort, ProviderResult } from './providers';
+import type { CatalogClient } from './index';
+import type { MethodContract, ProviderCall, ProviderPort, ProviderResult } from './providers';
 
 /**
  * The vendors through the catalog: InvokeProvider calls a method without billing (the waterfall
@@ -60,9 +60,7 @@ export class CatalogProviders implements ProviderPort {
   private async load(tool: string, method: string): Promise<MethodContract> {
     const response = await this.catalog.getMethod({ tool, method });
     const declared = response.method!;
-    const capabilities = JSON.parse(declared.capabilitiesJson.toString('utf8') || '{}') as { job?: unknown };
-    const job =
-      typeof capabilities.job === 'object' && capabilities.job !== null ? (capabilities.job as JobShape) : undefined;
+    const { job } = declared;
     const rate = declared.rate && { perSecond: declared.rate.perSecond, burst: declared.rate.burst };
     return { price: Number(declared.cost?.amount?.millicredits ?? 0), ...(job && { job }), ...(rate && { rate }) };
   }

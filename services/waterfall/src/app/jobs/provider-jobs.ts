@@ -1,39 +1,16 @@
 import { Caller, Clock, Logger, settlementEvent } from '@rde/platform';
 import { CHAINS, valueAt, type Capability, type ChainStep } from '../../domain/enrich/chains';
 import { jobChargeIdOf, newNonce } from '../../domain/enrich/ids';
-import { subjectOf as subjectOfRow, type Subject } from '../../domain/enrich/subject';
+import { callerOf } from '../../domain/callers';
+import { subjectOf as subjectOfRow } from '../../domain/enrich/subject';
 import { miss, type Verdict } from '../../domain/enrich/verdicts';
 import { afterVerdict, correlate, enrichedRow, type Resume, type RowWalk } from '../../domain/enrich/walk';
 import type { RunCharge } from '../../store/runs';
 import type { DatasetClient } from '../../clients';
 import { jobKeyOf, type EnrichJobDocument, type EnrichJobRepository, type JobRowResult } from '../../store/enrich-jobs';
-import { judge } from './judge';
-import type { JobShape, JsonObject, ProviderPort } from './providers';
-
-/** A row handed to a provider job. */
-export interface JobRowInput {
-  readonly index: number;
-  readonly ref?: string;
-  readonly row: JsonObject;
-  readonly subject: Subject;
-  readonly input: Record<string, string>;
-  readonly walk: RowWalk;
-}
-
-/** The run a job belongs to. */
-export interface JobRun {
-  readonly runId: string;
-  readonly caller: Caller;
-  readonly capability: Capability;
-  readonly stepIndex: number;
-  readonly datasetId: string;
-}
-
-/** Per row: the job's verdict, or `open` when it was still running at the end of the poll budget. */
-export type JobOutcome =
-  | { readonly kind: 'settled'; readonly verdicts: Map<number, Verdict> }
-  | { readonly kind: 'open'; readonly jobId: string; readonly resume: Resume }
-  | { readonly kind: 'failed'; readonly verdict: Verdict };
+import { judge, type JobOutcome, type JobRowInput, type JobRun, type ProviderJobPort } from '../enrich';
+import type { catalog } from '@rde/proto';
+import type { JsonObject, ProviderPort } from '../../clients/providers';
 
 export interface ProviderJobsOptions {
   readonly pollBudgetMs: number;
@@ -57,7 +34,7 @@ export interface ProviderJobsOptions {
  * within the poll budget, and, if still open then, handed off to whichever replica's poller takes
  * the lease next. Settling is one guarded update, so a job is billed once.
  */
-export class ProviderJobs {
+export class ProviderJobs implements ProviderJobPort {
   constructor(
     private readonly providers: ProviderPort,
     private readonly jobs: EnrichJobRepository,
@@ -71,7 +48,7 @@ export class ProviderJobs {
   async run(
     run: JobRun,
     step: ChainStep,
-    shape: JobShape,
+    shape: catalog.JobDeclaration,
     price: number,
     rows: readonly JobRowInput[],
   ): Promise<JobOutcome> {
@@ -79,15 +56,15 @@ export class ProviderJobs {
     const callbackUrl = this.options.callbackUrl(step.tool, nonce);
     const payload: JsonObject = shape.batch
       ? {
-          [shape.batch.items_parameter]: rows.map((row) => ({
-            [shape.batch!.correlation_field]: row.ref,
+          [shape.batch.itemsParameter]: rows.map((row) => ({
+            [shape.batch!.correlationField]: row.ref,
             ...row.input,
           })),
         }
       : { ...rows[0]!.input };
-    if (callbackUrl) payload[shape.callback_parameter] = callbackUrl;
+    if (callbackUrl) payload[shape.callbackParameter] = callbackUrl;
     const submitted = await this.providers.invoke({ tool: step.tool, method: step.method, payload }, run.caller);
-    const jobId = submitted.ok ? valueAt(submitted.answer, [shape.id_field]) : undefined;
+    const jobId = submitted.ok ? valueAt(submitted.answer, [shape.idField]) : undefined;
     if (!submitted.ok || typeof jobId !== 'string') {
       return { kind: 'failed', verdict: miss('skip', submitted.ok ? 'bad_response' : submitted.reason) };
     }
@@ -167,10 +144,10 @@ export class ProviderJobs {
     const step = chain.steps[job.step_index]!;
     const shape = (await this.providers.contract(step.tool, step.method)).job!;
     const polled = await this.providers.invoke(
-      { tool: step.tool, method: shape.poll, payload: { [shape.id_field]: job.job_id } },
+      { tool: step.tool, method: shape.poll, payload: { [shape.idField]: job.job_id } },
       caller,
     );
-    if (!polled.ok || valueAt(polled.answer, shape.state_path) !== shape.done_state) return undefined;
+    if (!polled.ok || valueAt(polled.answer, shape.statePath) !== shape.doneState) return undefined;
     const verdicts = await this.verdictsOf(job, step, shape, polled.answer);
     const charges: RunCharge[] = [];
     const results: JobRowResult[] = [];
@@ -205,14 +182,14 @@ export class ProviderJobs {
     return settled ? verdicts : undefined;
   }
 
-  private async verdictsOf(job: EnrichJobDocument, step: ChainStep, shape: JobShape, answer: JsonObject) {
+  private async verdictsOf(job: EnrichJobDocument, step: ChainStep, shape: catalog.JobDeclaration, answer: JsonObject) {
     const chain = CHAINS[job.capability as Capability];
     const asOf = new Date(this.clock.now()).toISOString().slice(0, 7);
     const verdicts = new Map<number, Verdict>();
     const entries = shape.batch
       ? correlate(
-          (valueAt(answer, shape.batch.results_path) as unknown[] | undefined) ?? [],
-          shape.batch.correlation_field,
+          (valueAt(answer, shape.batch.resultsPath) as unknown[] | undefined) ?? [],
+          shape.batch.correlationField,
           new Set(job.rows.map((row) => row.ref!)),
         )
       : undefined;
@@ -251,18 +228,6 @@ export class ProviderJobs {
     if (outsideRequest) await this.options.onHandedOffSettled(settled);
     return true;
   }
-}
-
-/** The caller a job or a run acts for once its request is gone: its workspace, member and session. */
-export function callerOf(work: { _id: string; workspace_id: string; user_id: string; session_id: string }): Caller {
-  return {
-    workspaceId: work.workspace_id,
-    userId: work.user_id,
-    role: '',
-    keyId: '',
-    sessionId: work.session_id,
-    requestId: work._id,
-  };
 }
 
 /** A settled job's step keeps its job id, so the row says which job answered it. */

@@ -6,7 +6,7 @@ import {
   type PaidRunOutcome,
   type PaidRunRef,
 } from '@rde/platform';
-import type { RunRepository } from '../store/runs';
+import type { RunRepository } from '../../store/runs';
 
 export interface BilledRunDependencies {
   readonly runs: RunRepository;
