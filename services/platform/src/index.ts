@@ -18,3 +18,4 @@ export * from './paid-run';
 export * from './csv';
 export * from './metrics';
 export * from './request-spans';
+export * from './work-slots';
