@@ -199,7 +199,7 @@ interface LedgerCharge {
   amount: number;
 }
 
-/** The charge rows of the workspace's CSV export (id, kind and amount lead; run_id is third from the end). */
+/** The charge rows of the workspace's CSV export (id, kind and amount lead; run_id is fourth from the end). */
 async function ledgerCharges(rde: RunningRde, key: string): Promise<LedgerCharge[]> {
   const csv = await api(rde, 'GET', '/api/v2/billing/ledger.csv', { key });
   return csv.text
@@ -208,7 +208,7 @@ async function ledgerCharges(rde: RunningRde, key: string): Promise<LedgerCharge
     .slice(1)
     .map((line) => line.split(','))
     .filter((row) => row[2] === 'charge')
-    .map((row) => ({ id: row[0], runId: row[row.length - 3], amount: -Math.round(Number(row[3]) * 1000) }));
+    .map((row) => ({ id: row[0], runId: row[row.length - 4], amount: -Math.round(Number(row[3]) * 1000) }));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
