@@ -79,7 +79,7 @@ export const workflows: OperationGroup = {
       summary: 'Run a workflow',
       spec: 'Workflows, POST /api/v2/workflows/call; Limits (workspace cap only)',
       does: 'Queues a run of the latest enabled version (the run is pinned to it) after checking `input` against its input schema: 202 with the run (`status: queued`). `live` bills each step (only the workspace cap applies; ledger rows carry `workflow_run_id`), `dry_run` calls no vendor and estimates each step, `smoke_test` runs live on one item per `for_each` and one person per search.',
-      body: { workflow: 'berlin-engineers', input: { city: 'Berlin' }, mode: 'dry_run' },
+      body: { workflow_id: 'wf_3f1c2a9e8b7d6c5b4a392817', input: { city: 'Berlin' }, mode: 'dry_run' },
     },
     'GET /api/v2/workflows/runs': {
       summary: 'Recent runs of the workspace',
