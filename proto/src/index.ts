@@ -19,6 +19,7 @@ export * as billingOverview from './gen/rde/billing/v1/overview';
 export * as billingGrants from './gen/rde/billing/v1/grants';
 export * as signin from './gen/rde/auth/v1/signin';
 export * as waterfallEvents from './gen/rde/waterfall/v1/events';
+export * as workflowEvents from './gen/rde/workflow/v1/events';
 export * as topics from './topics';
 export * as publicJson from './public-json';
 export * as skillsJson from './skills-json';

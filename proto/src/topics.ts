@@ -8,3 +8,6 @@ export const SETTLEMENTS = 'billing.settlements';
 
 /** `rde.waterfall.v1.EnrichRunChunk`: the chunks of a dataset enrichment run, for any waterfall replica to work. */
 export const ENRICH_RUN_CHUNKS = 'waterfall.enrich-run-chunks';
+
+/** `rde.workflow.v1.WorkflowRunQueued`: a queued workflow run, for any workflow replica to work. */
+export const WORKFLOW_RUNS = 'workflow.runs';

@@ -19,7 +19,7 @@ const PLAN_FIELDS = [
   'rollover_cap_multiplier',
   'features',
 ];
-const CSV_HEADER = 'id,created_at,kind,amount,balance_after,description,run_id,user_id,session_id';
+const CSV_HEADER = 'id,created_at,kind,amount,balance_after,description,run_id,user_id,session_id,workflow_run_id';
 
 describe(`billing reads (${mode})`, () => {
   let rde: RunningRde;
@@ -114,6 +114,7 @@ describe(`billing reads (${mode})`, () => {
             run_id: null,
             user_id: null,
             session_id: null,
+            workflow_run_id: null,
           },
         ],
         plan: expect.objectContaining({ id: 'free' }),
@@ -135,7 +136,7 @@ describe(`billing reads (${mode})`, () => {
       expect(header).toBe(CSV_HEADER);
       expect(rows).toEqual([
         expect.stringMatching(
-          new RegExp(`^grant:free:${me.workspace.id},\\d{4}-[^,]+Z,grant,100,100,Free plan credit grant,,,$`),
+          new RegExp(`^grant:free:${me.workspace.id},\\d{4}-[^,]+Z,grant,100,100,Free plan credit grant,,,,$`),
         ),
       ]);
     });

@@ -66,11 +66,12 @@ describe(`rde admin grant-credits (${mode})`, () => {
       run_id: null,
       user_id: null,
       session_id: null,
+      workflow_run_id: null,
     });
     expect(money.csvRows).toEqual([
       expect.stringMatching(new RegExp(`^grant:free:${team.workspaceId},`)),
       expect.stringMatching(
-        /^grant:operator:onboarding-42,\d{4}-[^,]+Z,grant,2500,2600,"Onboarding credits, ticket #42",,,$/,
+        /^grant:operator:onboarding-42,\d{4}-[^,]+Z,grant,2500,2600,"Onboarding credits, ticket #42",,,,$/,
       ),
     ]);
     // The purchased bucket (decision 0040): never cut at a rollover, spent after plan credits.
@@ -226,6 +227,7 @@ describe(`the dev workspace's starting grant (${mode})`, () => {
     run_id: null,
     user_id: null,
     session_id: null,
+    workflow_run_id: null,
   };
 
   test('a ready RDE has granted the dev workspace its starting credits, once, beside the free grant', async () => {

@@ -33,6 +33,7 @@ const CANNOT_SUCCEED: Record<string, string> = {
   'POST /api/v2/billing/credits/checkout':
     'the same: buying credits needs a paid plan, and the dev workspace is on Free',
   'POST /api/v2/webhooks/provider/{provider}/{nonce}': 'the nonce exists only in a vendor job RDE started',
+  'POST /api/v2/webhooks/inbound/{webhook_id}': 'a webhook starts a live run, which bills (decision 0075)',
   'GET /enrich/jobs/{provider}/{job_id}': 'needs a provider job still open after the poll budget of a paid run',
   'POST /tools/enrich_jobs/{provider}': 'the same: resumes a still-open provider job',
   'POST /api/v2/auth/cli/approve': "needs a signed-in browser session's bearer",
@@ -116,11 +117,27 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
       await api(rde, 'POST', '/api/v2/workflows/apply', {
         body: {
           name: 'examples-fixture',
-          trigger: { type: 'manual' },
+          // A webhook one, so its id can be rotated.
+          trigger: { type: 'webhook' },
           steps: [{ id: 'find', uses: 'search.people_search', with: { titles: ['CTO'] } }],
         },
       }),
       'workflow',
+    );
+    // The call example runs one that no other example disables or deletes.
+    const callable = ok(
+      await api(rde, 'POST', '/api/v2/workflows/apply', {
+        body: {
+          name: 'examples-callable',
+          trigger: { type: 'manual' },
+          steps: [{ id: 'find', uses: 'search.people_search', with: { titles: ['CTO'] } }],
+        },
+      }),
+      'callable workflow',
+    );
+    const workflowRun = ok(
+      await api(rde, 'POST', '/api/v2/workflows/call', { body: { workflow_id: workflow.id, mode: 'dry_run' } }),
+      'workflow run',
     );
     const skillFiles = {
       'SKILL.md': '---\nname: outreach-tone\ndescription: The fixture the PUT example saves again.\n---\n',
@@ -142,12 +159,24 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
       workflow_id: workflow.id,
       skill_id: skill.skill_id,
     };
-    return { byName, logoutKey: logoutKey.key as string };
+    // A workflow route's `run_id` is a workflow run's; the call example calls its own workflow.
+    const byRoute = {
+      '/api/v2/workflows/call': { workflow_id: callable.id as string },
+      '/api/v2/workflows/': { run_id: workflowRun.id as string },
+    };
+    return { byName, byRoute, logoutKey: logoutKey.key as string };
   }
 
   /** The request an operation's examples make, resource names filled from the fixtures. */
-  function attempt(name: string, template: string, operation: Operation, byName: Record<string, string>): Attempt {
-    const example = (parameter: Parameter) => byName[parameter.name] ?? parameter.example;
+  function attempt(
+    name: string,
+    template: string,
+    operation: Operation,
+    byName: Record<string, string>,
+    byRoute: Record<string, Record<string, string>>,
+  ): Attempt {
+    const routeNames = Object.entries(byRoute).find(([prefix]) => template.startsWith(prefix))?.[1] ?? {};
+    const example = (parameter: Parameter) => routeNames[parameter.name] ?? byName[parameter.name] ?? parameter.example;
     const parameters = operation.parameters ?? [];
     // `{*}`: a wildcard's parameter (a skill file's relative path).
     const path = template.replace(/\{(\w+|\*)\}/g, (_, param: string) => {
@@ -163,8 +192,8 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
       body &&
       Object.fromEntries(
         Object.keys(body)
-          .filter((k) => k in byName)
-          .map((k) => [k, byName[k]]),
+          .filter((k) => k in routeNames || k in byName)
+          .map((k) => [k, routeNames[k] ?? byName[k]]),
       );
     return { name, path, query, body: body && { ...body, ...named } };
   }
@@ -178,7 +207,7 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
     );
     expect(Object.keys(CANNOT_SUCCEED).filter((name) => !names.includes(name))).toEqual([]);
 
-    const { byName, logoutKey } = await fixtures();
+    const { byName, byRoute, logoutKey } = await fixtures();
     const ledger = async () => ok(await api(rde, 'GET', '/api/v2/billing/ledger.csv'), 'ledger') as string;
     const before = await ledger();
 
@@ -187,7 +216,7 @@ describe(`the OpenAPI document's examples (${mode})`, () => {
         Object.entries(methods)
           .map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, path, operation }))
           .filter(({ name }) => !(name in CANNOT_SUCCEED))
-          .map(({ name, operation }) => attempt(name, path, operation, byName)),
+          .map(({ name, operation }) => attempt(name, path, operation, byName, byRoute)),
       )
       .sort((a, b) => Number(LAST.test(a.name)) - Number(LAST.test(b.name)));
     const failed: string[] = [];

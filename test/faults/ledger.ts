@@ -8,14 +8,22 @@ export interface LedgerCharge {
   amount: number;
 }
 
-/** The charge rows of the workspace's CSV export (id, kind and amount lead; run_id is third from the end). */
+/**
+ * The charge rows of the workspace's CSV export. id, kind and amount lead; run_id is counted from the
+ * end by the header, as only the description (between them) may hold a comma.
+ */
 export async function ledgerCharges(rde: RunningRde, key: string): Promise<LedgerCharge[]> {
   const csv = await api(rde, 'GET', '/api/v2/billing/ledger.csv', { key });
-  return csv.text
+  const [header, ...rows] = csv.text
     .trimEnd()
     .split('\n')
-    .slice(1)
-    .map((line) => line.split(','))
+    .map((line) => line.split(','));
+  const runIdFromEnd = header!.length - header!.indexOf('run_id');
+  return rows
     .filter((row) => row[2] === 'charge')
-    .map((row) => ({ id: row[0]!, runId: row[row.length - 3]!, amount: -Math.round(Number(row[3]) * 1000) }));
+    .map((row) => ({
+      id: row[0]!,
+      runId: row[row.length - runIdFromEnd]!,
+      amount: -Math.round(Number(row[3]) * 1000),
+    }));
 }

@@ -2,7 +2,8 @@
 
 Generic over /openapi.json, so a route added later is covered without a change here:
 - the fuzzer never spends credits: every operation whose request body declares `dry_run` is a paid
-  one, and each generated object body is sent with `dry_run: true`;
+  one, and each generated object body is sent with `dry_run: true`; a body whose `mode` offers
+  `dry_run` (a workflow call, decision 0074) is sent with `mode: dry_run`;
 - the run never revokes the key it authenticates with (its id is in RDE_ST_KEY_ID; logout is not
   fuzzed at all, see schemathesis.toml): every later case would only see 401;
 - CSV responses are read as text, so their schema (a string) is checked too;
@@ -37,12 +38,20 @@ def _lambda_description(f):
 lambda_sources._lambda_description = _lambda_description
 
 
-def _declares_dry_run(operation) -> bool:
+def _body_properties(operation) -> dict:
     body = operation.definition.raw.get("requestBody") or {}
+    properties = {}
     for media in (body.get("content") or {}).values():
-        if "dry_run" in ((media.get("schema") or {}).get("properties") or {}):
-            return True
-    return False
+        properties.update((media.get("schema") or {}).get("properties") or {})
+    return properties
+
+
+def _declares_dry_run(operation) -> bool:
+    return "dry_run" in _body_properties(operation)
+
+
+def _offers_dry_run_mode(operation) -> bool:
+    return "dry_run" in ((_body_properties(operation).get("mode") or {}).get("enum") or [])
 
 
 MCP_PATH = "/api/v2/mcp"
@@ -73,6 +82,8 @@ def before_call(context, case, **kwargs):
         case.headers = {**(case.headers or {}), "Accept": MCP_ACCEPT}
     if isinstance(case.body, dict) and _declares_dry_run(case.operation):
         case.body["dry_run"] = True
+    if isinstance(case.body, dict) and _offers_dry_run_mode(case.operation):
+        case.body["mode"] = "dry_run"
     protected = os.environ.get("RDE_ST_KEY_ID")
     key_id = (case.path_parameters or {}).get("key_id")
     if protected and case.method.upper() == "DELETE" and key_id == protected:

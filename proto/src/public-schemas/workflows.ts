@@ -96,3 +96,25 @@ export const workflowDefinitionSchema = {
   required: ['name', 'trigger', 'steps'],
   additionalProperties: false,
 } as const;
+
+const WORKFLOW_REFERENCE = { type: 'string', minLength: 1, maxLength: 100 } as const;
+
+/** `POST /workflows/call`: exactly one of the four workflow keys is checked by the service (422). */
+export const workflowCallBody = {
+  type: 'object',
+  properties: {
+    workflow: { ...WORKFLOW_REFERENCE, description: 'a `wf_` id or a name' },
+    workflow_id: { ...WORKFLOW_REFERENCE, description: '`wf_` id' },
+    workflow_name: { ...WORKFLOW_REFERENCE, description: 'the workflow name' },
+    name: { ...WORKFLOW_REFERENCE, description: 'the workflow name' },
+    input: jsonObject('the run input, checked against the input schema of the latest version'),
+    payload: jsonObject('the same as input (send one of the two)'),
+    mode: {
+      enum: ['live', 'dry_run', 'smoke_test'],
+      default: 'live',
+      description: '`live` bills; `dry_run` calls no vendor and estimates; `smoke_test` runs live on one item',
+    },
+    source: { type: 'string', minLength: 1, maxLength: 100, description: 'who started the run (default `api`)' },
+  },
+  additionalProperties: false,
+} as const;

@@ -50,7 +50,7 @@ describe('GET /api/v2/billing/ledger.csv', () => {
     expect(response.statusCode).toBe(200);
     const lines = response.body.trimEnd().split('\n');
     expect(lines).toHaveLength(1 + ledger.length);
-    expect(lines[1]).toBe('run_0:0:0,2026-01-01T00:00:00.000Z,charge,-1.5,998.5,charge 0,run_0,usr_1,');
+    expect(lines[1]).toBe('run_0:0:0,2026-01-01T00:00:00.000Z,charge,-1.5,998.5,charge 0,run_0,usr_1,,');
     expect(lines.at(-1)).toMatch(/^run_1200:0:0,/);
     expect(offsets).toEqual([0, 500, 1_000]);
   });

@@ -21,3 +21,4 @@ export * from './csv';
 export * from './metrics';
 export * from './request-spans';
 export * from './outbound';
+export * from './work-slots';

@@ -18,6 +18,8 @@ export type LedgerEntry = {
   hold_id: string;
   user_id: string;
   session_id: string;
+  /** The workflow run a charge was made for (decision 0074); absent outside workflows. */
+  workflow_run_id?: string;
   /** ms since the epoch */
   created_at: number;
   /** Who or what gave an operator's grant (decision 0051); absent on every other entry. */
@@ -34,6 +36,7 @@ export interface Charge {
   description: string;
   userId: string;
   sessionId: string;
+  workflowRunId?: string;
 }
 
 export interface Settlement {
@@ -78,6 +81,7 @@ export function chargeEntry(settlement: Settlement, charge: Charge, now: number)
     hold_id: settlement.holdId,
     user_id: charge.userId,
     session_id: charge.sessionId,
+    ...(charge.workflowRunId && { workflow_run_id: charge.workflowRunId }),
     created_at: now,
   };
 }

@@ -109,6 +109,7 @@ export class SettlementConsumer {
           description: charge.description,
           userId: charge.userId,
           sessionId: charge.sessionId,
+          workflowRunId: charge.workflowRunId,
         });
       }
     }

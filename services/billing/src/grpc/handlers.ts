@@ -152,6 +152,7 @@ export function toLedgerEntry(entry: LedgerEntry): billing.LedgerEntry {
     holdId: entry.hold_id,
     userId: entry.user_id,
     sessionId: entry.session_id,
+    workflowRunId: entry.workflow_run_id,
     createdAtMs: entry.created_at,
     ...(entry.balance_after !== undefined && { balanceAfter: credits(entry.balance_after) }),
   };

@@ -21,7 +21,9 @@ import { sessionRoutes } from './sessions';
 import { skillRoutes } from './skills';
 import { toolsRoutes } from './tools';
 import { webhookRoutes } from './webhooks';
+import { inboundWebhookRoutes } from './webhooks/inbound';
 import { workflowRoutes } from './workflows';
+import { workflowRunRoutes } from './workflows/runs';
 
 /** Route modules, grouped as the spec groups them; each declares its schemas beside its handlers. */
 export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) => Promise<void>)[] = [
@@ -36,6 +38,7 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   enrichRoutes,
   enrichRunRoutes,
   webhookRoutes,
+  inboundWebhookRoutes,
   authRoutes,
   inviteRoutes,
   feedbackRoutes,
@@ -46,5 +49,6 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   qualifyRoutes,
   distributionRoutes,
   workflowRoutes,
+  workflowRunRoutes,
   skillRoutes,
 ];

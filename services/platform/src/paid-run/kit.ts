@@ -61,6 +61,7 @@ export class PaidRunKit {
       workspaceId: run.payer.workspaceId,
       userId: run.payer.userId,
       sessionId: run.payer.sessionId,
+      workflowRunId: run.payer.workflowRunId,
       description: run.description,
       charges: order.charges,
       final: order.final ?? true,

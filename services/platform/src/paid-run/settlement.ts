@@ -9,6 +9,8 @@ export interface FinalSettlement {
   readonly workspaceId: string;
   readonly userId: string;
   readonly sessionId: string;
+  /** The workflow run whose step made the charges (decision 0074); empty outside workflows. */
+  readonly workflowRunId?: string;
   readonly description: string;
   readonly charges: readonly PaidRunCharge[];
   readonly createdAtMs: number;
@@ -40,6 +42,7 @@ export function settlementEvent(settlement: Settlement): NewOutboxEvent {
       description: charge.description ?? settlement.description,
       userId: settlement.userId,
       sessionId: settlement.sessionId,
+      workflowRunId: settlement.workflowRunId || undefined,
     })),
     final: settlement.final,
     createdAtMs: settlement.createdAtMs,

@@ -1,4 +1,4 @@
-import type { Bus, DeliveredMessage, Logger, Subscription } from '@rde/platform';
+import { WorkSlots, type Bus, type DeliveredMessage, type Logger, type Subscription } from '@rde/platform';
 import { topics, waterfallEvents } from '@rde/proto';
 import type { ChunkWorker, RunEnds, RunHolds } from '../app/runs';
 import { chunkIdOf } from '../domain/runs/plan';
@@ -25,9 +25,7 @@ export class RunChunkWork {
   private timer?: NodeJS.Timeout;
   private holdTimer?: NodeJS.Timeout;
   private stopped = false;
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  private readonly walking = new Set<string>();
+  private readonly slots: WorkSlots;
 
   constructor(
     private readonly bus: Bus,
@@ -38,7 +36,11 @@ export class RunChunkWork {
     private readonly logger: Logger,
     private readonly options: { slots: number; sweepMs: number },
     private readonly holds: RunHolds,
-  ) {}
+  ) {
+    this.slots = new WorkSlots(options.slots, (error, chunkId) =>
+      logger.error({ err: error, chunkId }, 'run chunk failed; it is tried again'),
+    );
+  }
 
   async start(): Promise<void> {
     this.schedule();
@@ -90,18 +92,7 @@ export class RunChunkWork {
 
   /** Waits for a free slot, then walks the chunk in the background. */
   private async walk(chunkId: string): Promise<void> {
-    if (this.walking.has(chunkId)) return;
-    if (this.active >= this.options.slots) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    this.walking.add(chunkId);
-    void this.worker
-      .work(chunkId)
-      .catch((error: unknown) => this.logger.error({ err: error, chunkId }, 'run chunk failed; it is tried again'))
-      .finally(() => {
-        this.walking.delete(chunkId);
-        this.active--;
-        this.waiting.shift()?.();
-      });
+    await this.slots.take(chunkId, () => this.worker.work(chunkId));
   }
 
   private schedule(): void {
@@ -132,7 +123,6 @@ export class RunChunkWork {
   private async sweep(): Promise<void> {
     for (const chunk of await this.chunks.uncounted(SWEEP_SIZE)) await this.ends.count(chunk);
     for (const run of await this.runs.unfinished(SWEEP_SIZE)) await this.ends.finish(run);
-    const free = this.options.slots - this.active;
-    for (const chunk of (await this.chunks.lapsed(SWEEP_SIZE)).slice(0, Math.max(0, free))) await this.walk(chunk._id);
+    for (const chunk of (await this.chunks.lapsed(SWEEP_SIZE)).slice(0, this.slots.free)) await this.walk(chunk._id);
   }
 }

@@ -8,7 +8,8 @@ import type { ReadWorkflow } from '../app/read-workflow';
 import type { SetWorkflowEnabled } from '../app/set-workflow-enabled';
 import type { WorkflowSchema } from '../app/workflow-schema';
 import type { Problem } from '../domain/problems';
-import type { WorkflowRecord, WorkflowSummary } from '../domain/workflow';
+import { runHandlers, type RunUseCases } from './runs';
+import { toProto, toSummaryProto } from './workflow-view';
 
 export interface WorkflowUseCases {
   readonly lint: LintWorkflow;
@@ -18,6 +19,7 @@ export interface WorkflowUseCases {
   readonly setEnabled: SetWorkflowEnabled;
   readonly delete: DeleteWorkflow;
   readonly schema: WorkflowSchema;
+  readonly runs: RunUseCases;
 }
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
@@ -25,6 +27,8 @@ const json = (value: unknown) => Buffer.from(JSON.stringify(value));
 /** Proto ⇄ domain only; every RPC acts on the calling workspace. */
 export function workflowHandlers(cases: WorkflowUseCases): Handlers<typeof workflow.WorkflowServiceService> {
   return {
+    ...runHandlers(cases.runs),
+
     async lintWorkflow(request, context) {
       const linted = await cases.lint.lint(request.definitionJson, workspaceCallerOf(context), { allowBare: true });
       return { valid: linted.problems.length === 0, problems: linted.problems.map(toProblem) };
@@ -33,7 +37,12 @@ export function workflowHandlers(cases: WorkflowUseCases): Handlers<typeof workf
     async applyWorkflow(request, context) {
       try {
         const applied = await cases.apply.apply(request.definitionJson, workspaceCallerOf(context));
-        return { workflow: toProto(applied.workflow), changed: applied.changed, created: applied.created };
+        return {
+          workflow: toProto(applied.workflow),
+          changed: applied.changed,
+          created: applied.created,
+          webhookId: await cases.runs.webhooks.issueIfMissing(applied.workflow),
+        };
       } catch (error) {
         if (error instanceof LintRefusal) throw lintRefusal(error.problems);
         throw error;
@@ -100,30 +109,5 @@ function toProblem(problem: Problem): workflow.LintProblem {
     message: problem.message,
     code: problem.code,
     detailsJson: problem.details ? json(problem.details) : Buffer.alloc(0),
-  };
-}
-
-function toSummaryProto(summary: WorkflowSummary): workflow.Workflow {
-  return {
-    id: summary.id,
-    name: summary.name,
-    description: summary.description,
-    enabled: summary.enabled,
-    triggerType: summary.triggerType,
-    version: summary.latestVersion,
-    latestVersion: summary.latestVersion,
-    definitionJson: Buffer.alloc(0),
-    createdAtMs: summary.createdAt,
-    updatedAtMs: summary.updatedAt,
-    versionCreatedAtMs: 0,
-  };
-}
-
-function toProto(record: WorkflowRecord): workflow.Workflow {
-  return {
-    ...toSummaryProto(record),
-    version: record.version.version,
-    definitionJson: json(record.version.definition),
-    versionCreatedAtMs: record.version.createdAt,
   };
 }

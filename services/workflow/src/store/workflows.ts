@@ -67,6 +67,11 @@ export class WorkflowsRepository {
     return doc && toSummary(doc);
   }
 
+  async findByName(workspaceId: string, name: string): Promise<WorkflowSummary | null> {
+    const doc = await this.heads.findOne({ workspace_id: workspaceId, name_slot: name, ...SHOWN });
+    return doc && toSummary(doc);
+  }
+
   /** Any workflow that is not deleted, shown or still being created (version 0). */
   async head(id: string): Promise<WorkflowSummary | null> {
     const doc = await this.heads.findOne({ _id: id, deleted: false });

@@ -120,8 +120,14 @@ export const integrations: OperationGroup = {
 
 export const webhooks: OperationGroup = {
   tag: 'Webhooks',
-  about: 'Calls from vendors: the URL carries the secret that authenticates them.',
+  about: 'Inbound workflow webhooks and calls from vendors: the URL carries the secret that authenticates them.',
   operations: {
+    'POST /api/v2/webhooks/inbound/{webhook_id}': {
+      summary: 'Fire a workflow by webhook',
+      spec: 'Webhook triggers; Authentication 7; Events 1',
+      does: 'Queues a live run of the workflow’s latest version with the JSON object body (64 KiB at most) as its input: 202 `{run_id, workflow_id, status}`. 404 unknown, rotated or deleted; 409 disabled; 422 not an object or not the input schema; 413 too large; 429 past 60 calls a minute per URL.',
+      body: { city: 'Berlin' },
+    },
     'POST /api/v2/webhooks/provider/{provider}/{nonce}': {
       summary: 'Vendor job callback',
       spec: 'Webhook triggers, POST /api/v2/webhooks/provider/{provider}/{nonce}; Authentication, rule 7',

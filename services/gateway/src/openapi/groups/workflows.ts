@@ -75,5 +75,36 @@ export const workflows: OperationGroup = {
       spec: 'Workflows; States and transitions (Workflow: any → disabled)',
       does: 'Sets `status: disabled` from any state; the workflow record answers.',
     },
+    'POST /api/v2/workflows/call': {
+      summary: 'Run a workflow',
+      spec: 'Workflows, POST /api/v2/workflows/call; Limits (workspace cap only)',
+      does: 'Queues a run of the latest enabled version (the run is pinned to it) after checking `input` against its input schema: 202 with the run (`status: queued`). `live` bills each step (only the workspace cap applies; ledger rows carry `workflow_run_id`), `dry_run` calls no vendor and estimates each step, `smoke_test` runs live on one item per `for_each` and one person per search.',
+      body: { workflow_id: 'wf_3f1c2a9e8b7d6c5b4a392817', input: { city: 'Berlin' }, mode: 'dry_run' },
+    },
+    'GET /api/v2/workflows/runs': {
+      summary: 'Recent runs of the workspace',
+      spec: 'Workflows, GET /api/v2/workflows/runs; Limits (list defaults)',
+      does: 'Runs of every workflow, newest first (limit 50 by default), without step outputs.',
+    },
+    'GET /api/v2/workflows/{workflow_id}/runs': {
+      summary: 'Runs of a workflow',
+      spec: 'Workflows, GET /api/v2/workflows/{workflow_id}/runs; Limits (list defaults)',
+      does: 'The workflow’s runs, newest first (limit 25 by default), without step outputs.',
+    },
+    'GET /api/v2/workflows/{workflow_id}/runs/{run_id}': {
+      summary: 'Read a run',
+      spec: 'Workflows, GET /api/v2/workflows/{workflow_id}/runs/{run_id}',
+      does: 'Status (`queued`, `running`, `succeeded`, `failed`, `cancelled`), the pinned version, and per step its status, timings, charge, error and output.',
+    },
+    'POST /api/v2/workflows/{workflow_id}/runs/{run_id}/cancel': {
+      summary: 'Cancel a run',
+      spec: 'Workflows; States and transitions (Workflow run: queued → cancelled)',
+      does: 'A queued run ends `cancelled` at once; a running one stops before its next step (the step in flight finishes and is billed). An ended run answers as it is.',
+    },
+    'POST /api/v2/workflows/{workflow_id}/webhook/rotate': {
+      summary: 'Rotate a webhook id',
+      spec: 'Webhook triggers (decision 0075; not in the spec)',
+      does: 'Issues a new inbound webhook id for a webhook workflow, shown this once; the old URL answers 404 at once. 409 for a manual workflow.',
+    },
   },
 };

@@ -19,6 +19,7 @@ export const LEDGER_COLUMNS = [
   'run_id',
   'user_id',
   'session_id',
+  'workflow_run_id',
 ] as const;
 
 export type LedgerRow = Record<(typeof LEDGER_COLUMNS)[number], string | number | null>;
@@ -34,6 +35,7 @@ export function ledgerRow(entry: billing.LedgerEntry): LedgerRow {
     run_id: entry.runId || null,
     user_id: entry.userId || null,
     session_id: entry.sessionId || null,
+    workflow_run_id: entry.workflowRunId || null,
   };
 }
 

@@ -91,6 +91,7 @@ export const ledgerEntrySchema = allRequired({
   run_id: nullableString,
   user_id: nullableString,
   session_id: nullableString,
+  workflow_run_id: { ...nullableString, description: 'the workflow run a charge was made for' },
 });
 
 export const balanceSchema = allRequired({

@@ -17,7 +17,7 @@ import {
   workflowSchema,
 } from './schemas';
 
-const { ROUTES, routerPath } = publicRoutes;
+const { ROUTES, routerPath, filled } = publicRoutes;
 
 /** 409: another apply of the same workflow kept winning, or it was deleted meanwhile. */
 const applyErrors = errorResponses(409);
@@ -56,9 +56,16 @@ export async function workflowRoutes(app: FastifyInstance, deps: GatewayDependen
         { definitionJson: bytes(request.body) },
         { caller: request.caller },
       );
-      return reply
-        .code(applied.created ? 201 : 200)
-        .send({ ...publicJson.workflowRecord(applied.workflow!), changed: applied.changed, created: applied.created });
+      return reply.code(applied.created ? 201 : 200).send({
+        ...publicJson.workflowRecord(applied.workflow!),
+        changed: applied.changed,
+        created: applied.created,
+        // Shown this once: on the apply that made the workflow a webhook one (decision 0075).
+        ...(applied.webhookId && {
+          webhook_id: applied.webhookId,
+          webhook_url: filled(ROUTES.webhookInbound, { webhook_id: applied.webhookId }),
+        }),
+      });
     },
   );
 

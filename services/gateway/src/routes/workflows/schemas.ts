@@ -85,6 +85,11 @@ export const appliedSchema = {
     ...recordProperties,
     changed: { type: 'boolean', description: 'false: the definition equals the latest version, nothing was stored' },
     created: { type: 'boolean', description: 'true: this call created the workflow (version 1)' },
+    webhook_id: {
+      type: 'string',
+      description: 'the inbound webhook id, shown once: on the apply that made it a webhook workflow',
+    },
+    webhook_url: { type: 'string', description: 'the path to POST to: /api/v2/webhooks/inbound/{webhook_id}' },
   },
   required: [...Object.keys(recordProperties), 'changed', 'created'],
 } as const;

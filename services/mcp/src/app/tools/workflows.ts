@@ -1,12 +1,15 @@
 import { publicJson, publicRoutes, publicSchemas } from '@rde/proto';
 import { jsonBytes } from '../../domain/json';
-import { object, type McpTool } from './tool';
+import { object, text, type McpTool } from './tool';
 
 const { ROUTES } = publicRoutes;
 
+const parsed = (json: Uint8Array) => JSON.parse(Buffer.from(json).toString('utf8')) as Record<string, unknown>;
+
 /**
- * Workflow definitions (spec "Workflows"): list, lint and apply over the workflow service's RPCs.
- * Lint's and apply's arguments are the definition itself, as their REST bodies are.
+ * Workflows (spec "Workflows"): list, lint and apply definitions; call a workflow, read a run, list
+ * runs (decision 0074) — over the workflow service's RPCs. Lint's, apply's and call's arguments are
+ * their REST bodies.
  */
 export const WORKFLOW_TOOLS: readonly McpTool[] = [
   {
@@ -49,7 +52,59 @@ export const WORKFLOW_TOOLS: readonly McpTool[] = [
     writes: true,
     async run(clients, caller, args) {
       const applied = await clients.workflow.applyWorkflow({ definitionJson: jsonBytes(args) }, { caller });
-      return { ...publicJson.workflowRecord(applied.workflow!), changed: applied.changed, created: applied.created };
+      return {
+        ...publicJson.workflowRecord(applied.workflow!),
+        changed: applied.changed,
+        created: applied.created,
+        ...(applied.webhookId && { webhook_id: applied.webhookId }),
+      };
+    },
+  },
+  {
+    name: 'call_workflow',
+    title: 'Run a workflow',
+    description:
+      `Queues a run of a workflow's latest version (POST ${ROUTES.workflowCall}) and answers it (status queued); ` +
+      `read it with get_workflow_run. mode live bills each step (only the workspace cap applies), dry_run ` +
+      `estimates without calling a vendor, smoke_test runs live on one item.`,
+    inputSchema: publicSchemas.workflowCallBody,
+    spends: true,
+    async run(clients, caller, args) {
+      const body = { source: 'mcp', ...args };
+      return parsed((await clients.workflow.callWorkflow({ bodyJson: jsonBytes(body) }, { caller })).runJson);
+    },
+  },
+  {
+    name: 'get_workflow_run',
+    title: 'Read a workflow run',
+    description: `A run with each step's status, timings, charge, error and output (GET ${ROUTES.workflowRun}).`,
+    inputSchema: object({ workflow_id: text('`wf_` id'), run_id: text('`wfr_` id') }, ['workflow_id', 'run_id']),
+    spends: false,
+    async run(clients, caller, args) {
+      const request = { workflowId: args.workflow_id as string, runId: args.run_id as string };
+      return parsed((await clients.workflow.getWorkflowRun(request, { caller })).runJson);
+    },
+  },
+  {
+    name: 'list_workflow_runs',
+    title: 'List workflow runs',
+    description:
+      `Runs newest first, without step outputs: of one workflow (GET ${ROUTES.workflowRuns}, 25 by default) or ` +
+      `of the whole workspace when workflow_id is left out (GET ${ROUTES.workflowRunsAll}, 50).`,
+    inputSchema: object({
+      workflow_id: text('`wf_` id; leave out for every workflow'),
+      offset: { type: 'integer', minimum: 0, default: 0 },
+      limit: { type: 'integer', minimum: 1, maximum: 100 },
+    }),
+    spends: false,
+    async run(clients, caller, args) {
+      const workflowId = (args.workflow_id as string | undefined) ?? '';
+      const page = {
+        offset: args.offset as number,
+        limit: (args.limit as number | undefined) ?? (workflowId ? 25 : 50),
+      };
+      const listed = await clients.workflow.listWorkflowRuns({ workflowId, page }, { caller });
+      return { runs: parsed(listed.runsJson) as unknown as object[], ...listed.page };
     },
   },
 ];

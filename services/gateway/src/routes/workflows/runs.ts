@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import { publicRoutes } from '@rde/proto';
+import { errorResponses } from '../../contract';
+import type { GatewayDependencies } from '../../dependencies';
+import {
+  callBody,
+  recentRunsQuery,
+  rotatedSchema,
+  runListSchema,
+  runParams,
+  runSchema,
+  workflowRunsQuery,
+} from './run-schemas';
+import { workflowParams } from './schemas';
+
+const { ROUTES, routerPath, filled } = publicRoutes;
+
+interface RunParams {
+  workflow_id: string;
+  run_id: string;
+}
+
+const bytes = (value: unknown) => Buffer.from(JSON.stringify(value));
+const runOf = (answer: { runJson: Uint8Array }) => JSON.parse(Buffer.from(answer.runJson).toString('utf8')) as object;
+
+/** Workflow runs (decision 0074): call, read, list, cancel; and the webhook id's rotation (decision 0075). */
+export async function workflowRunRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
+  const workflows = deps.clients.workflow;
+
+  app.post<{ Body: object }>(
+    ROUTES.workflowCall,
+    { schema: { body: callBody, response: { 202: runSchema, ...errorResponses(404, 409) } } },
+    async (request, reply) => {
+      const run = await workflows.callWorkflow({ bodyJson: bytes(request.body ?? {}) }, { caller: request.caller });
+      return reply.code(202).send(runOf(run));
+    },
+  );
+
+  for (const [route, query] of [
+    [ROUTES.workflowRunsAll, recentRunsQuery],
+    [ROUTES.workflowRuns, workflowRunsQuery],
+  ] as const) {
+    const scoped = route === ROUTES.workflowRuns;
+    app.get<{ Params: { workflow_id?: string }; Querystring: { offset: number; limit: number } }>(
+      routerPath(route),
+      { schema: { ...(scoped && { params: workflowParams }), querystring: query, response: { 200: runListSchema } } },
+      async (request) => {
+        const listed = await workflows.listWorkflowRuns(
+          { workflowId: request.params.workflow_id ?? '', page: request.query },
+          { caller: request.caller },
+        );
+        return { runs: JSON.parse(Buffer.from(listed.runsJson).toString('utf8')) as object[], ...listed.page };
+      },
+    );
+  }
+
+  app.get<{ Params: RunParams }>(
+    routerPath(ROUTES.workflowRun),
+    { schema: { params: runParams, response: { 200: runSchema } } },
+    async (request) => {
+      const { workflow_id: workflowId, run_id: runId } = request.params;
+      return runOf(await workflows.getWorkflowRun({ workflowId, runId }, { caller: request.caller }));
+    },
+  );
+
+  app.post<{ Params: RunParams }>(
+    routerPath(ROUTES.workflowRunCancel),
+    { schema: { params: runParams, response: { 200: runSchema } } },
+    async (request) => {
+      const { workflow_id: workflowId, run_id: runId } = request.params;
+      return runOf(await workflows.cancelWorkflowRun({ workflowId, runId }, { caller: request.caller }));
+    },
+  );
+
+  app.post<{ Params: { workflow_id: string } }>(
+    routerPath(ROUTES.workflowWebhookRotate),
+    { schema: { params: workflowParams, response: { 200: rotatedSchema, ...errorResponses(409) } } },
+    async (request) => {
+      const rotated = await workflows.rotateWebhook(
+        { workflowId: request.params.workflow_id },
+        { caller: request.caller },
+      );
+      return {
+        workflow_id: rotated.workflow!.id,
+        webhook_id: rotated.webhookId,
+        webhook_url: filled(ROUTES.webhookInbound, { webhook_id: rotated.webhookId }),
+      };
+    },
+  );
+}
