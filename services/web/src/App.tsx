@@ -5,6 +5,10 @@ import { SetPassword } from './pages/SetPassword';
 import { Home } from './pages/Home';
 import { OutcomeView } from './components/OutcomeView';
 import { Keys } from './pages/Keys';
+import { Billing } from './pages/billing/Billing';
+import { Members } from './pages/members/Members';
+import { Datasets } from './pages/datasets/Datasets';
+import { Dataset } from './pages/datasets/Dataset';
 
 /** Every page, under the gateway's dashboard path (decision 0068). */
 export function App() {
@@ -23,6 +27,10 @@ export function App() {
         </Route>
         <Route path="/" component={Home} />
         <Route path="/keys" component={Keys} />
+        <Route path="/members" component={Members} />
+        <Route path="/billing" component={Billing} />
+        <Route path="/datasets" component={Datasets} />
+        <Route path="/datasets/:id" component={Dataset} />
         <Route>
           <main>
             <h1>Page not found</h1>
