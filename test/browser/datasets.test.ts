@@ -1,12 +1,14 @@
 import { api } from '../e2e/api';
+import { newTeam } from '../e2e/teams';
+import { definition } from '../spec/workflows-support';
 import { withCookie } from '../e2e/sign-in';
 import { QUICK_RUNS_ENV, enrichmentSupport } from '../spec/enrichment-support';
 import { dashboardSuite } from './browser';
-import { checkPage, downloaded, sessionOf, shown, signedIn } from './pages';
+import { checkPage, downloaded, open, sessionOf, shown, signedIn } from './pages';
 
 jest.setTimeout(180_000);
 
-describe('Dashboard: datasets and enrichment runs in a real browser (all-in-one)', () => {
+describe('Dashboard: datasets, enrichment runs, workflows and skills in a real browser (all-in-one)', () => {
   const suite = dashboardSuite(QUICK_RUNS_ENV);
   const { peopleRows, settled, charges } = enrichmentSupport(() => suite.rde);
   const region = (name: string) => suite.page.getByRole('region', { name });
@@ -89,5 +91,58 @@ describe('Dashboard: datasets and enrichment runs in a real browser (all-in-one)
     await signedIn(suite, '/app/datasets/ds_not_a_dataset_000000');
     expect(await shown(suite.page.getByRole('alert'))).not.toMatch(/[{}]/);
     await shown(suite.page.getByRole('link', { name: 'All datasets' }));
+  });
+
+  test('a workflow: its versions’ definitions, disabled and enabled again', async () => {
+    const team = await newTeam(suite.rde, 'browser-workflows');
+    const apply = (body: object) => api(suite.rde, 'POST', '/api/v2/workflows/apply', { key: team.owner, body });
+    const { id } = (await apply(definition('nightly-leads'))).body;
+    expect((await apply(definition('nightly-leads', { description: 'the second version' }))).status).toBe(200);
+
+    await signedIn(suite, '/app/workflows', team.ownerEmail);
+    await suite.page.getByRole('link', { name: 'nightly-leads' }).click();
+    const definitionText = suite.page.getByTestId('definition');
+    expect(await shown(definitionText)).toContain('the second version');
+    await suite.page.getByLabel('Version').selectOption('1');
+    await definitionText.getByText(/find engineers, their emails/).waitFor();
+    await checkPage(suite.page, 'workflow');
+
+    const status = region('Status');
+    await status.getByRole('button', { name: 'Disable' }).click();
+    await status.getByText(/^Disabled/).waitFor();
+    const read = async () => (await api(suite.rde, 'GET', `/api/v2/workflows/${id}`, { key: team.owner })).body;
+    expect((await read()).status).toBe('disabled');
+    await status.getByRole('button', { name: 'Enable' }).click();
+    await status.getByText(/^Enabled/).waitFor();
+    expect((await read()).status).toBe('enabled');
+  });
+
+  test('a member’s team skill waits for the owner, who approves it on its page', async () => {
+    const team = await newTeam(suite.rde, 'browser-skills');
+    const name = `outreach-${Date.now().toString(36)}`;
+    const files = { 'SKILL.md': `---\nname: ${name}\ndescription: How the team writes outreach.\n---\n\n# ${name}\n` };
+    const created = await api(suite.rde, 'POST', '/api/v2/workspace/skills', {
+      key: team.member,
+      body: { scope: 'org', files },
+    });
+    expect(created.body.status).toBe('pending');
+
+    await signedIn(suite, '/app/skills', team.ownerEmail);
+    expect(await shown(suite.page.getByRole('row', { name: new RegExp(name) }))).toContain('version 1');
+    await checkPage(suite.page, 'skills');
+    await suite.page.getByRole('link', { name }).click();
+    await region('Version 1 waits for the owner').getByRole('button', { name: 'Approve version 1' }).click();
+    await region('Versions')
+      .getByRole('row', { name: /1 live/ })
+      .waitFor();
+    const skill = await api(suite.rde, 'GET', `/api/v2/workspace/skills/${created.body.skill_id}`, { key: team.owner });
+    expect(skill.body).toMatchObject({ live_version: 1, pending_version: null });
+  });
+
+  test('a workflow or a skill that is not there is explained in a sentence', async () => {
+    await signedIn(suite, '/app/workflows/wf_not_a_workflow_00000000');
+    expect(await shown(suite.page.getByRole('alert'))).not.toMatch(/[{}]/);
+    await open(suite.page, suite.rde, '/app/skills/skl_not_a_skill_00000000');
+    expect(await shown(suite.page.getByRole('alert'))).not.toMatch(/[{}]/);
   });
 });

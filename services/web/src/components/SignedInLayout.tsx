@@ -30,6 +30,8 @@ export function SignedInLayout({
           <a href="/app/members">Members</a>
           <a href="/app/billing">Billing</a>
           <a href="/app/datasets">Datasets</a>
+          <a href="/app/workflows">Workflows</a>
+          <a href="/app/skills">Skills</a>
         </nav>
         <button type="button" onClick={() => void signOut()}>
           Sign out

@@ -10,20 +10,24 @@ export interface Column<Row> {
 
 /**
  * A table whose first column names each row (a row header, so a screen reader announces the row
- * by it), with an optional caption.
+ * by it), with an optional caption; with `empty`, no rows is said in a sentence.
  */
 export function Table<Row>({
   columns,
   rows,
   rowKey,
   caption,
+  empty,
 }: {
   columns: Column<Row>[];
   rows: Row[];
   rowKey: (row: Row) => string;
   caption?: string;
+  /** Said instead of an empty table. */
+  empty?: string;
 }) {
   const [first, ...rest] = columns;
+  if (empty && rows.length === 0) return <p>{empty}</p>;
   return (
     <table>
       {caption && <caption>{caption}</caption>}

@@ -26,15 +26,17 @@ export function Datasets() {
   const { data, problem } = useLoaded(useCallback(() => listPage(offset), [offset]));
   return (
     <SignedInLayout title="Datasets" problem={problem}>
-      {data &&
-        (data.total === 0 ? (
-          <p>No datasets yet: searches, enrichment calls and uploads through the API create them.</p>
-        ) : (
-          <>
-            <Table columns={COLUMNS} rows={data.datasets} rowKey={(dataset) => dataset.id} />
-            <Pager offset={offset} limit={PAGE} total={data.total} onOffset={setOffset} />
-          </>
-        ))}
+      {data && (
+        <>
+          <Table
+            columns={COLUMNS}
+            rows={data.datasets}
+            rowKey={(dataset) => dataset.id}
+            empty="No datasets yet: searches, enrichment calls and uploads through the API create them."
+          />
+          <Pager offset={offset} limit={PAGE} total={data.total} onOffset={setOffset} />
+        </>
+      )}
     </SignedInLayout>
   );
 }
