@@ -73,13 +73,13 @@ export interface DashboardSuite {
 }
 
 /**
- * Registers the suite's hooks: starts RDE (all-in-one) and the browser once, opens a fresh
+ * Registers the suite's hooks: starts RDE (all-in-one, with `env`) and the browser once, opens a fresh
  * loopback-only profile (no cookies) before each test and fails a test whose page complained.
  */
-export function dashboardSuite(): DashboardSuite {
+export function dashboardSuite(env: Record<string, string> = {}): DashboardSuite {
   const suite = {} as DashboardSuite;
   beforeAll(async () => {
-    [suite.rde, suite.browser] = await Promise.all([startRde(), launchBrowser()]);
+    [suite.rde, suite.browser] = await Promise.all([startRde(env), launchBrowser()]);
   });
   afterAll(async () => {
     await suite.browser?.close();

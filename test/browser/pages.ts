@@ -1,7 +1,9 @@
-import type { Locator, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type { RunningRde } from '../e2e/harness';
 import { linkToken, nthMailTo, signInSecrets } from '../e2e/mail';
-import { accessibilityViolations, screenshot } from './browser';
+import { freshEmail } from '../e2e/sign-in';
+import { accessibilityViolations, screenshot, type DashboardSuite } from './browser';
 
 /** Steps a person takes on the dashboard's pages, by their labels and roles as a screen reader reads them. */
 export const codeSection = (page: Page) => page.getByRole('region', { name: 'Email me a sign-in code' });
@@ -25,6 +27,29 @@ export async function signInByCode(page: Page, email: string, nth = 1): Promise<
   const { code } = signInSecrets(await nthMailTo(email, nth));
   await section.getByLabel('Code').fill(code);
   await section.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs a fresh owner (or `email`) in by code through the sign-in page, which returns to the page asked for. */
+export async function signedIn(
+  { page, rde }: Pick<DashboardSuite, 'page' | 'rde'>,
+  pathAndQuery: string,
+  email = freshEmail('browser-owner'),
+): Promise<string> {
+  await open(page, rde, `/app/auth/signin?${new URLSearchParams({ next: pathAndQuery })}`);
+  await signInByCode(page, email);
+  await page.waitForURL(`**${pathAndQuery}`);
+  return email;
+}
+
+/** The browser's `rde_session` cookie, for the API calls a test makes beside the page. */
+export async function sessionOf(context: BrowserContext): Promise<string> {
+  return (await context.cookies()).find((cookie) => cookie.name === 'rde_session')!.value;
+}
+
+/** Clicks a download link; the file's text. */
+export async function downloaded(page: Page, link: Locator): Promise<string> {
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  return readFileSync((await download.path())!, 'utf8');
 }
 
 /** The link of the newest set-password email, as the browser opens it. */

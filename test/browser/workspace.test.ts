@@ -1,28 +1,28 @@
-import { readFileSync } from 'node:fs';
 import { api, untilSettled } from '../e2e/api';
 import { freshEmail, withCookie } from '../e2e/sign-in';
 import { dashboardSuite } from './browser';
-import { checkPage, clipboardText, open, shown, signInByCode } from './pages';
+import {
+  checkPage,
+  clipboardText,
+  downloaded,
+  open,
+  sessionOf,
+  shown,
+  signedIn as signedInAs,
+  signInByCode,
+} from './pages';
 
 jest.setTimeout(120_000);
 
 describe('Dashboard: signed-in workspace pages in a real browser (all-in-one)', () => {
   const suite = dashboardSuite();
 
-  async function signedIn(pathAndQuery: string): Promise<void> {
-    await open(suite.page, suite.rde, `/app/auth/signin?${new URLSearchParams({ next: pathAndQuery })}`);
-    await signInByCode(suite.page, freshEmail('browser-owner'));
-    await suite.page.waitForURL(`**${pathAndQuery}`);
-  }
+  const signedIn = (pathAndQuery: string) => signedInAs(suite, pathAndQuery);
 
   const createSection = () => suite.page.getByRole('region', { name: 'Create a key' });
   const keyList = () => suite.page.getByRole('region', { name: 'Keys of this workspace' });
 
-  /** The signed-in browser's session, for the API calls a test makes beside the page. */
-  async function session(): Promise<string> {
-    const cookies = await suite.context.cookies();
-    return cookies.find((cookie) => cookie.name === 'rde_session')!.value;
-  }
+  const session = () => sessionOf(suite.context);
 
   test('home: the balance and its buckets, a charge showing in balance, chart and ledger, a low-balance warning', async () => {
     await signedIn('/app/');
@@ -52,14 +52,10 @@ describe('Dashboard: signed-in workspace pages in a real browser (all-in-one)', 
     expect(await shown(ledger.getByRole('listitem').first())).toContain(`-${charged}`);
     await checkPage(suite.page, 'home');
 
-    const [download] = await Promise.all([
-      suite.page.waitForEvent('download'),
-      ledger.getByRole('link', { name: 'Download the whole ledger (CSV)' }).click(),
-    ]);
-    const downloaded = readFileSync((await download.path())!, 'utf8');
+    const csv = await downloaded(suite.page, ledger.getByRole('link', { name: 'Download the whole ledger (CSV)' }));
     const fromApi = await api(suite.rde, 'GET', '/api/v2/billing/ledger.csv', withCookie(await session()));
-    expect(downloaded).toBe(fromApi.text);
-    expect(downloaded).toContain(`-${charged}`);
+    expect(csv).toBe(fromApi.text);
+    expect(csv).toContain(`-${charged}`);
   });
 
   test('a page that needs a session links to sign-in, which returns to it', async () => {

@@ -3,6 +3,7 @@ import type { RunningRde } from './harness';
 export interface Team {
   workspaceId: string;
   owner: string;
+  ownerEmail: string;
   member: string;
   memberId: string;
 }
@@ -10,7 +11,8 @@ export interface Team {
 /** A fresh workspace with its owner's and one member's keys (`rde admin`, as an operator would). */
 export async function newTeam(rde: RunningRde, tag: string): Promise<Team> {
   const suffix = `${Date.now()}.${Math.random().toString(36).slice(2, 8)}`;
-  const owner = JSON.parse(await rde.admin(['create-workspace', '--email', `${tag}.owner.${suffix}@example.com`]));
+  const ownerEmail = `${tag}.owner.${suffix}@example.com`;
+  const owner = JSON.parse(await rde.admin(['create-workspace', '--email', ownerEmail]));
   const member = JSON.parse(
     await rde.admin([
       'add-member',
@@ -20,5 +22,11 @@ export async function newTeam(rde: RunningRde, tag: string): Promise<Team> {
       `${tag}.member.${suffix}@example.com`,
     ]),
   );
-  return { workspaceId: owner.workspace_id, owner: owner.key, member: member.key, memberId: member.user_id };
+  return {
+    workspaceId: owner.workspace_id,
+    owner: owner.key,
+    ownerEmail,
+    member: member.key,
+    memberId: member.user_id,
+  };
 }

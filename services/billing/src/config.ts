@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { env, loadConfig } from '@rde/platform';
+import { env, loadConfig, ownDashboardUrl } from '@rde/platform';
 
 /** The billing service's variables (its module declares them: decision 0058). */
 export const BILLING_VARIABLES = {
@@ -18,8 +18,12 @@ export const BILLING_VARIABLES = {
   RDE_STRIPE_API_BASE: z.string().default(''),
   /** The webhook endpoint's signing secret; webhook deliveries are refused without it. */
   RDE_STRIPE_WEBHOOK_SECRET: z.string().default(''),
-  /** Where checkout and the portal send the user back to. */
-  RDE_BILLING_RETURN_URL: z.string().url().default('http://127.0.0.1:8080/billing'),
+  /** Where checkout and the portal send the user back to; unset, the dashboard's billing page. */
+  RDE_BILLING_RETURN_URL: z.string().url().optional(),
+  /** The dashboard the return defaults to, by the auth service's rule (decision 0068). */
+  RDE_DASHBOARD_URL: env.url().optional(),
+  RDE_PUBLIC_URL: env.url().optional(),
+  PORT: env.port(8080),
   /** How often a replica tries to take the lease and apply due downgrades and plan grants. */
   RDE_BILLING_PERIOD_JOBS_INTERVAL_MS: env.milliseconds(60_000),
 };
@@ -29,3 +33,9 @@ export function billingConfig(variables: NodeJS.ProcessEnv) {
 }
 
 export type BillingConfig = ReturnType<typeof billingConfig>;
+
+/** The dashboard's billing page, unless RDE_BILLING_RETURN_URL names another place. */
+export function billingReturnUrl(config: BillingConfig): string {
+  const dashboard = config.RDE_DASHBOARD_URL ?? ownDashboardUrl(config.RDE_PUBLIC_URL, config.PORT);
+  return config.RDE_BILLING_RETURN_URL ?? new URL('billing', dashboard).href;
+}

@@ -18,7 +18,7 @@ import { PlanChanges } from './app/plan-changes';
 import { ProviderEvents } from './app/provider-events';
 import type { SubscriptionContext } from './app/subscription-context';
 import { paymentProvider } from './clients/stripe';
-import { BILLING_VARIABLES, billingConfig } from './config';
+import { BILLING_VARIABLES, billingConfig, billingReturnUrl } from './config';
 import { CreditBook } from './app/credit-book';
 import { SettlementConsumer } from './events/settlement-consumer';
 import { spendCapHandlers } from './grpc/caps';
@@ -76,7 +76,7 @@ export const billingModule = grpcModule({
       grants,
       clock: ctx.backends.clock,
       logger: ctx.logger,
-      options: { webhookSecret: config.RDE_STRIPE_WEBHOOK_SECRET, returnUrl: config.RDE_BILLING_RETURN_URL },
+      options: { webhookSecret: config.RDE_STRIPE_WEBHOOK_SECRET, returnUrl: billingReturnUrl(config) },
     };
     const dueDowngrades = new DueDowngrades(subscriptionContext);
     const planState = async (workspaceId: string) => planStateOf(await subscriptionStore.find(workspaceId));

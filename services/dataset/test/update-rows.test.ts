@@ -23,6 +23,24 @@ describe('UpdateRows', () => {
     expect((await service.client.getDataset({ datasetId }, { caller: alice })).dataset!.enrichStatus).toBe('running');
   });
 
+  test('the rows’ new keys join the dataset’s columns (the CSV export’s header), parallel writers losing none', async () => {
+    const created = await service.client.createDataset(creation([{ a: 1 }, { a: 2 }]), { caller: alice });
+    const datasetId = created.dataset!.id;
+    await Promise.all([
+      service.client.updateRows(
+        { datasetId, rows: [rowAt(0, { a: 1, email: 'a@x.com' })], enrichStatus: '' },
+        { caller: alice },
+      ),
+      service.client.updateRows(
+        { datasetId, rows: [rowAt(1, { a: 2, hit: false })], enrichStatus: '' },
+        { caller: alice },
+      ),
+    ]);
+    const { columns } = (await service.client.getDataset({ datasetId }, { caller: alice })).dataset!;
+    expect([...columns].sort()).toEqual(['a', 'email', 'hit']);
+    expect(columns[0]).toBe('a');
+  });
+
   test('another workspace’s dataset is 404, a position outside it or a non-object row 400, and nothing changes', async () => {
     const created = await service.client.createDataset(creation([{ a: 1 }]), { caller: alice });
     const datasetId = created.dataset!.id;

@@ -6,6 +6,14 @@ import { Home } from './pages/Home';
 import { OutcomeView } from './components/OutcomeView';
 import { Keys } from './pages/Keys';
 import { McpConsent } from './pages/McpConsent';
+import { Billing } from './pages/billing/Billing';
+import { Members } from './pages/members/Members';
+import { Datasets } from './pages/datasets/Datasets';
+import { Dataset } from './pages/datasets/Dataset';
+import { Workflows } from './pages/workflows/Workflows';
+import { Workflow } from './pages/workflows/Workflow';
+import { Skills } from './pages/skills/Skills';
+import { Skill } from './pages/skills/Skill';
 
 /** Every page, under the gateway's dashboard path (decision 0068). */
 export function App() {
@@ -25,6 +33,14 @@ export function App() {
         <Route path="/oauth/consent" component={McpConsent} />
         <Route path="/" component={Home} />
         <Route path="/keys" component={Keys} />
+        <Route path="/members" component={Members} />
+        <Route path="/billing" component={Billing} />
+        <Route path="/datasets" component={Datasets} />
+        <Route path="/datasets/:id" component={Dataset} />
+        <Route path="/workflows" component={Workflows} />
+        <Route path="/workflows/:id" component={Workflow} />
+        <Route path="/skills" component={Skills} />
+        <Route path="/skills/:id" component={Skill} />
         <Route>
           <main>
             <h1>Page not found</h1>

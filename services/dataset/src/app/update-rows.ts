@@ -1,5 +1,6 @@
 import { errors } from '@rde/platform';
-import type { Row } from '../domain/rows';
+import type { DatasetRecord } from '../domain/dataset';
+import { columnsOf, type Row } from '../domain/rows';
 import { findDataset, type DatasetContext } from './dataset-context';
 
 /** Rows replaced in place (an enrichment writing its results), and the enrich status. */
@@ -21,6 +22,16 @@ export class UpdateRows {
     if (outside)
       throw errors.badRequest({ detail: `row ${outside.index} is outside the dataset (${record.rowCount} rows)` });
     await this.context.rows.replace(id, rows);
+    await this.addColumns(workspaceId, record, columnsOf(rows.map(({ row }) => row)));
     if (enrichStatus) await this.context.datasets.setEnrichStatus(id, enrichStatus);
+  }
+
+  /** The rows' new keys (an enrichment's results) join the columns, so the CSV export carries them. */
+  private async addColumns(workspaceId: string, record: DatasetRecord, keys: string[]): Promise<void> {
+    for (let held = record; ; held = await findDataset(this.context, workspaceId, record.id)) {
+      const columns = [...new Set([...held.columns, ...keys])];
+      if (columns.length === held.columns.length) return;
+      if (await this.context.datasets.widenColumns(record.id, held.columns, columns)) return;
+    }
   }
 }

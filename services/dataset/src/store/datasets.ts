@@ -78,6 +78,18 @@ export class DatasetsRepository {
     await this.collection.updateOne({ _id: id, status: 'ready' }, { $set: { enrich_status: enrichStatus } });
   }
 
+  /**
+   * Sets the columns if they are still `seen`: parallel writers of one run each widen what the
+   * last one left. False when another writer changed them first (read again and retry).
+   */
+  async widenColumns(id: string, seen: string[], columns: string[]): Promise<boolean> {
+    const { matched } = await this.collection.updateOne(
+      { _id: id, status: 'ready', columns: seen },
+      { $set: { columns } },
+    );
+    return matched === 1;
+  }
+
   async markReady(id: string): Promise<void> {
     await this.collection.updateOne({ _id: id, status: 'writing' }, { $set: { status: 'ready' } });
   }

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { problemOf, type ApiProblem } from './errors';
 
 interface Answer<T> {
@@ -40,4 +40,16 @@ export function useAction() {
     }
   }, []);
   return { problem, busy, run };
+}
+
+/**
+ * What a page shows, loaded when it opens and again on `reload` (after an action changed it); the
+ * problem, if loading failed. `load` must be stable (useCallback) or the page loads in a loop.
+ */
+export function useLoaded<T>(load: () => Promise<T>) {
+  const [data, setData] = useState<T>();
+  const { problem, run } = useAction();
+  const reload = useCallback(() => run(async () => setData(await load())), [run, load]);
+  useEffect(() => void reload(), [reload]);
+  return { data, problem, reload };
 }

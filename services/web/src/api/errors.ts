@@ -13,9 +13,16 @@ export interface ApiProblem {
 type Detail = string | { message?: string; msg?: string; reason?: string; checkout_url?: string } | Detail[];
 
 export function problemOf(status: number, body: unknown): ApiProblem {
-  const { detail, message, error } = (body ?? {}) as { detail?: Detail; message?: string; error?: string };
+  const { detail, message, error, checkout_url } = (body ?? {}) as {
+    detail?: Detail;
+    message?: string;
+    error?: string;
+    checkout_url?: string;
+  };
   const said = sentence(detail) ?? message ?? error;
-  const checkoutUrl = !Array.isArray(detail) && typeof detail === 'object' ? detail.checkout_url : undefined;
+  // A tool call's 402 names the checkout in `detail`, an enrichment run's beside it.
+  const checkoutUrl =
+    (!Array.isArray(detail) && typeof detail === 'object' ? detail.checkout_url : undefined) ?? checkout_url;
   return { message: said ?? `The request failed (HTTP ${status}).`, status, checkoutUrl };
 }
 

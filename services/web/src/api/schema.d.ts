@@ -1489,7 +1489,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request within the retention window (24 h) answers the first response again (with `Idempotent-Replayed: true`) and spends nothing; the same key with another request is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` with `Retry-After`. Scoped to the workspace. 1–255 printable ASCII characters. */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1651,6 +1654,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1986,7 +2010,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request within the retention window (24 h) answers the first response again (with `Idempotent-Replayed: true`) and spends nothing; the same key with another request is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` with `Retry-After`. Scoped to the workspace. 1–255 printable ASCII characters. */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2114,6 +2141,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2449,7 +2497,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request within the retention window (24 h) answers the first response again (with `Idempotent-Replayed: true`) and spends nothing; the same key with another request is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` with `Retry-After`. Scoped to the workspace. 1–255 printable ASCII characters. */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2577,6 +2628,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2912,7 +2984,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request within the retention window (24 h) answers the first response again (with `Idempotent-Replayed: true`) and spends nothing; the same key with another request is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` with `Retry-After`. Scoped to the workspace. 1–255 printable ASCII characters. */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3040,6 +3115,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3375,7 +3471,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request within the retention window (24 h) answers the first response again (with `Idempotent-Replayed: true`) and spends nothing; the same key with another request is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` with `Retry-After`. Scoped to the workspace. 1–255 printable ASCII characters. */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3503,6 +3602,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3862,7 +3982,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request within the retention window (24 h) answers the first response again (with `Idempotent-Replayed: true`) and spends nothing; the same key with another request is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` with `Retry-After`. Scoped to the workspace. 1–255 printable ASCII characters. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @example mailfinder */
                     tool: string;
@@ -3996,6 +4119,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5540,7 +5684,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request within the retention window (24 h) answers the first response again (with `Idempotent-Replayed: true`) and spends nothing; the same key with another request is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` with `Retry-After`. Scoped to the workspace. 1–255 printable ASCII characters. */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -5829,7 +5976,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request within the retention window (24 h) answers the first response again (with `Idempotent-Replayed: true`) and spends nothing; the same key with another request is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` with `Retry-After`. Scoped to the workspace. 1–255 printable ASCII characters. */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -5926,6 +6076,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9639,7 +9810,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request within the retention window (24 h) answers the first response again (with `Idempotent-Replayed: true`) and spends nothing; the same key with another request is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` with `Retry-After`. Scoped to the workspace. 1–255 printable ASCII characters. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @example people_search */
                     capability: "people_search";
@@ -9839,6 +10013,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -9990,7 +10185,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request within the retention window (24 h) answers the first response again (with `Idempotent-Replayed: true`) and spends nothing; the same key with another request is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` with `Retry-After`. Scoped to the workspace. 1–255 printable ASCII characters. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @example email_enrichment */
                     capability: "email_enrichment" | "personal_email" | "linkedin_profile" | "phone_enrichment";
@@ -10144,6 +10342,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10757,7 +10976,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request within the retention window (24 h) answers the first response again (with `Idempotent-Replayed: true`) and spends nothing; the same key with another request is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` with `Retry-After`. Scoped to the workspace. 1–255 printable ASCII characters. */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -16470,6 +16692,23 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                            error: {
+                                code: number;
+                                message: string;
+                            };
+                            id?: unknown;
+                        };
+                    };
+                };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 413: {
                     headers: {
@@ -20670,7 +20909,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request within the retention window (24 h) answers the first response again (with `Idempotent-Replayed: true`) and spends nothing; the same key with another request is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` with `Retry-After`. Scoped to the workspace. 1–255 printable ASCII characters. */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -20783,6 +21025,5393 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cli/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the client releases
+         * @description Spec: Bootstrap and distribution, GET /api/v2/cli/releases; Versioning, rule 4.
+         *
+         *     The latest version, the oldest supported one and every release, newest first, with its SHA-256 and download URL.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            latest: string;
+                            /** @description clients older than this should self-update */
+                            min_cli_version: string;
+                            /** @description newest first */
+                            releases: {
+                                version: string;
+                                /** @description hex SHA-256 of the release asset */
+                                sha256: string;
+                                /** @description this service's version-addressable path of the asset */
+                                download_url: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cli/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest client release
+         * @description Spec: Bootstrap and distribution, GET /cli/version.
+         *
+         *     The self-update target: the latest release's version, SHA-256 and download URL, and `min_cli_version`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            version: string;
+                            /** @description hex SHA-256 of the release asset */
+                            sha256: string;
+                            /** @description this service's version-addressable path of the asset */
+                            download_url: string;
+                            /** @description clients older than this should self-update */
+                            min_cli_version: string;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cli/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The install script
+         * @description Spec: Bootstrap and distribution, GET /api/v2/cli/install.
+         *
+         *     A POSIX shell script that downloads the latest client, checks its SHA-256 and installs it: `curl -fsSL <url> | sh`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description a POSIX shell script: `curl -fsSL <this URL> | sh` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cli/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The install script (short path)
+         * @description Spec: Bootstrap and distribution, GET /cli/install.
+         *
+         *     The same script as GET /api/v2/cli/install.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description a POSIX shell script: `curl -fsSL <this URL> | sh` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cli/{cli_artifact}.pyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the latest client
+         * @description Spec: Bootstrap and distribution, GET /cli/{cli_artifact}.pyz.
+         *
+         *     The latest `rde.pyz`, a Python zipapp (python3 3.9 or newer).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @example rde */
+                    cli_artifact: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the client as a Python zipapp: run it with python3 (3.9 or newer) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cli/v{version}/{cli_artifact}.pyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a client release
+         * @description Spec: Bootstrap and distribution, GET /cli/v{version}/{cli_artifact}.pyz; Versioning, rule 4.
+         *
+         *     One release, always the same bytes. Older releases come from the release store, checked against their recorded SHA-256 first (502 on a mismatch, nothing served). An unknown version is 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @example 0.1.0 */
+                    version: string;
+                    /** @example rde */
+                    cli_artifact: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the client as a Python zipapp: run it with python3 (3.9 or newer) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/npm/{package_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A package document (npm proxy)
+         * @description Spec: Bootstrap and distribution, GET /api/v2/npm/<package_name>.
+         *
+         *     For the packages this service serves: the registry document with each dist.tarball pointing here; shasum, integrity and dist-tags untouched. Others are 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @example left-pad */
+                    package_name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the registry document of the package, each version’s dist.tarball pointing at this service */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/npm/{package_name}/-/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A package tarball (npm proxy)
+         * @description Spec: Bootstrap and distribution, GET /api/v2/npm/<package_name>/-/<package_name>-{version}.tgz.
+         *
+         *     The tarball byte for byte; the name and version shape are checked before the registry is asked.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @example left-pad */
+                    package_name: string;
+                    /** @example left-pad-1.3.0.tgz */
+                    file: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the package tarball, byte for byte as the registry publishes it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/recipes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Onboarding recipes
+         * @description Spec: Bootstrap and distribution, GET /api/v2/recipes.
+         *
+         *     Recipe cards for first tasks, each a list of requests that can be sent as they are.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            recipes: {
+                                id: string;
+                                title: string;
+                                summary: string;
+                                requests: {
+                                    /** @enum {string} */
+                                    method: "GET" | "POST";
+                                    path: string;
+                                    body?: {
+                                        [key: string]: unknown;
+                                    };
+                                    explains: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/reference/onet/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A reference table
+         * @description Spec: Bootstrap and distribution, GET /api/v2/reference/onet/{name}.
+         *
+         *     `titles` or `occupations` as markdown: job titles mapped to O*NET-SOC occupations, source stated. Sends an ETag; If-None-Match with it answers 304.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description `titles` or `occupations`
+                     * @example titles
+                     */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the table as markdown, its source stated above it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/markdown": string;
+                    };
+                };
+                /** @description the copy named by If-None-Match is current */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/brand/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A brand asset
+         * @description Spec: Bootstrap and distribution, GET /brand/{name}.
+         *
+         *     An allowlisted asset referenced by emails (`logo.svg`, `mark.svg`); any other name is 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @example logo.svg */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the asset */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/svg+xml": string;
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workflows/lint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lint a workflow definition
+         * @description Spec: Workflows, POST /api/v2/workflows/lint.
+         *
+         *     Checks a definition (or a bare `{config, trigger}`) without saving it: `{valid, problems}`, each problem with a JSON Pointer `path`, a `code` and a `message`. Free.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description a workflow definition (GET /api/v2/workflows/schema), or a bare {config, trigger} with the steps under config */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "berlin-engineers",
+                     *       "description": "Find engineers in a city, then score them against a role",
+                     *       "trigger": {
+                     *         "type": "manual"
+                     *       },
+                     *       "input": {
+                     *         "schema": {
+                     *           "type": "object",
+                     *           "properties": {
+                     *             "city": {
+                     *               "type": "string",
+                     *               "maxLength": 100
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "city"
+                     *           ]
+                     *         }
+                     *       },
+                     *       "steps": [
+                     *         {
+                     *           "id": "find",
+                     *           "uses": "search.people_search",
+                     *           "with": {
+                     *             "titles": [
+                     *               "Software Engineer"
+                     *             ],
+                     *             "locations": [
+                     *               "{{input.city}}"
+                     *             ],
+                     *             "limit": 5
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "score",
+                     *           "uses": "qualify",
+                     *           "with": {
+                     *             "job_spec": "Senior backend engineer, Go and Kafka",
+                     *             "candidates": "{{steps.find.output.results}}"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "output": {
+                     *         "ranked": "{{steps.score.output.candidates}}"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            valid: boolean;
+                            problems: ({
+                                /** @description a JSON Pointer into the document sent */
+                                path: string;
+                                code: string;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workflows/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update a workflow
+         * @description Spec: Workflows, POST /api/v2/workflows/apply; Versioning 3.
+         *
+         *     Lints, then creates the workflow named by the definition (201) or stores a changed definition as version N+1 (200); an identical one answers `changed: false`. 422 lists the lint problems. Free.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "berlin-engineers",
+                     *       "description": "Find engineers in a city, then score them against a role",
+                     *       "trigger": {
+                     *         "type": "manual"
+                     *       },
+                     *       "input": {
+                     *         "schema": {
+                     *           "type": "object",
+                     *           "properties": {
+                     *             "city": {
+                     *               "type": "string",
+                     *               "maxLength": 100
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "city"
+                     *           ]
+                     *         }
+                     *       },
+                     *       "steps": [
+                     *         {
+                     *           "id": "find",
+                     *           "uses": "search.people_search",
+                     *           "with": {
+                     *             "titles": [
+                     *               "Software Engineer"
+                     *             ],
+                     *             "locations": [
+                     *               "{{input.city}}"
+                     *             ],
+                     *             "limit": 5
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "score",
+                     *           "uses": "qualify",
+                     *           "with": {
+                     *             "job_spec": "Senior backend engineer, Go and Kafka",
+                     *             "candidates": "{{steps.find.output.results}}"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "output": {
+                     *         "ranked": "{{steps.score.output.candidates}}"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        name: string;
+                        description?: string;
+                        trigger: {
+                            /** @enum {unknown} */
+                            type: "manual" | "webhook";
+                        };
+                        input?: {
+                            /** @description a JSON Schema (draft-07) of the run input */
+                            schema: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        steps: {
+                            /** @description unique in the workflow */
+                            id: string;
+                            /** @description what the step calls: `<tool>.<method>`, `search.people_search`, `enrich.<capability>` or `qualify` (GET /api/v2/workflows/schema?subject=<uses> gives its input schema) */
+                            uses: string;
+                            /** @description the call's input; strings may hold `{{input.…}}`, `{{steps.<id>.output.…}}`, `{{run.id}}` */
+                            with?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description a data-only condition: {"==": [a, b]}, {"and": [...]}, …; the step is skipped when false */
+                            if?: unknown;
+                            for_each?: {
+                                /** @description a reference to an array, or an array; `{{item.…}}` is one of them */
+                                items: unknown;
+                                max_items?: number;
+                            };
+                            /**
+                             * @description `fail` (default) stops the run; `continue` records the error and goes on
+                             * @enum {unknown}
+                             */
+                            on_error?: "fail" | "continue";
+                        }[];
+                        /** @description the run output; values may reference the input and the steps */
+                        output?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `wf_` id */
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "enabled" | "disabled";
+                            trigger: {
+                                /** @enum {unknown} */
+                                type: "manual" | "webhook";
+                            };
+                            latest_version: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the version shown */
+                            version: number;
+                            /** Format: date-time */
+                            version_created_at: string;
+                            /** @description the definition of that version, as applied */
+                            definition: {
+                                [key: string]: unknown;
+                            };
+                            /** @description false: the definition equals the latest version, nothing was stored */
+                            changed: boolean;
+                            /** @description true: this call created the workflow (version 1) */
+                            created: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `wf_` id */
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "enabled" | "disabled";
+                            trigger: {
+                                /** @enum {unknown} */
+                                type: "manual" | "webhook";
+                            };
+                            latest_version: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the version shown */
+                            version: number;
+                            /** Format: date-time */
+                            version_created_at: string;
+                            /** @description the definition of that version, as applied */
+                            definition: {
+                                [key: string]: unknown;
+                            };
+                            /** @description false: the definition equals the latest version, nothing was stored */
+                            changed: boolean;
+                            /** @description true: this call created the workflow (version 1) */
+                            created: boolean;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: ({
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                                /** @description a JSON Pointer into the definition */
+                                path?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workflows/schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The definition schema, or a step input schema
+         * @description Spec: Workflows, GET /api/v2/workflows/schema.
+         *
+         *     Without `subject`, the JSON Schema of a definition; with `subject=<uses>` (e.g. `search.people_search`, `mailfinder.find`), what that step takes in `with`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description empty: the definition; a `uses` (e.g. `search.people_search`, `<tool>.<method>`): that step input
+                     * @example search.people_search
+                     */
+                    subject?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            subject: string;
+                            /** @description a JSON Schema */
+                            schema: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List workflows
+         * @description Spec: Workflows, GET /api/v2/workflows.
+         *
+         *     The workspace's workflows, most recently changed first (limit 50 by default), without definitions.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            workflows: {
+                                /** @description `wf_` id */
+                                id: string;
+                                name: string;
+                                description: string | null;
+                                /** @enum {unknown} */
+                                status: "enabled" | "disabled";
+                                trigger: {
+                                    /** @enum {unknown} */
+                                    type: "manual" | "webhook";
+                                };
+                                latest_version: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            offset: number;
+                            limit: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workflows/{workflow_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a workflow
+         * @description Spec: Workflows, GET /api/v2/workflows/{workflow_id}; Versioning 3.
+         *
+         *     The workflow at its latest version, or at `version`, with that version’s definition.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description a version number; the latest when left out */
+                    version?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description `wf_` id */
+                    workflow_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `wf_` id */
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "enabled" | "disabled";
+                            trigger: {
+                                /** @enum {unknown} */
+                                type: "manual" | "webhook";
+                            };
+                            latest_version: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the version shown */
+                            version: number;
+                            /** Format: date-time */
+                            version_created_at: string;
+                            /** @description the definition of that version, as applied */
+                            definition: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a workflow
+         * @description Spec: Workflows, DELETE /api/v2/workflows/{workflow_id}.
+         *
+         *     Removes the workflow from every read and frees its name: `{ok: true, deleted}`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description `wf_` id */
+                    workflow_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            deleted: string;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workflows/{workflow_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a workflow
+         * @description Spec: Workflows; States and transitions (Workflow: any → enabled).
+         *
+         *     Sets `status: enabled` from any state; the workflow record answers.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description `wf_` id */
+                    workflow_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `wf_` id */
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "enabled" | "disabled";
+                            trigger: {
+                                /** @enum {unknown} */
+                                type: "manual" | "webhook";
+                            };
+                            latest_version: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the version shown */
+                            version: number;
+                            /** Format: date-time */
+                            version_created_at: string;
+                            /** @description the definition of that version, as applied */
+                            definition: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workflows/{workflow_id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a workflow
+         * @description Spec: Workflows; States and transitions (Workflow: any → disabled).
+         *
+         *     Sets `status: disabled` from any state; the workflow record answers.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description `wf_` id */
+                    workflow_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `wf_` id */
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "enabled" | "disabled";
+                            trigger: {
+                                /** @enum {unknown} */
+                                type: "manual" | "webhook";
+                            };
+                            latest_version: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the version shown */
+                            version: number;
+                            /** Format: date-time */
+                            version_created_at: string;
+                            /** @description the definition of that version, as applied */
+                            definition: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/SKILL.md": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The setup skill
+         * @description Spec: Bootstrap and distribution, GET /SKILL.md.
+         *
+         *     The setup skill as markdown: keys, first calls, costs, dry runs, sessions. Public; ETag and If-None-Match (304).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the setup skill as markdown */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/markdown": string;
+                    };
+                };
+                /** @description not modified: the ETag sent is current */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Content hashes of the skills and the CLI
+         * @description Spec: Bootstrap and distribution, GET /api/v2/versions; Versioning, rule 4.
+         *
+         *     `skills.sha256` is the skill catalog's version (the index's `version`); `cli` is null until CLI releases are published. Public.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the latest CLI release (as /api/v2/cli/releases lists it); null when none is published */
+                            cli: {
+                                version: string;
+                                sha256: string;
+                                min_cli_version: string;
+                            } | null;
+                            skills: {
+                                sha256: string;
+                                count: number;
+                            };
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/skills/index.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The skill discovery index
+         * @description Spec: Bootstrap and distribution, GET /.well-known/skills/index.json; Versioning, rule 5.
+         *
+         *     Agent-skills discovery 0.2.0: each package with its archive URL and `sha256:` digest, files and entrypoint. Public.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            $schema: string;
+                            /** @description the catalog's SHA-256, as /api/v2/versions reports it */
+                            version: string;
+                            skills: {
+                                name: string;
+                                /** @enum {string} */
+                                type: "archive";
+                                description: string;
+                                /** @description the package's archive */
+                                url: string;
+                                /** @description `sha256:<hex>` of the archive bytes */
+                                digest: string;
+                                /** @description the archive's SHA-256 (hex): the package's content version */
+                                version: string;
+                                /** @description where the package's files are served one by one */
+                                base_url: string;
+                                files: string[];
+                                entrypoint: string;
+                                /** @description the markdown files besides the entrypoint */
+                                documents: string[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/agent-skills/index.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The skill discovery index (0.2.0 path)
+         * @description Spec: Bootstrap and distribution, GET /.well-known/skills/index.json (served at the final draft path too).
+         *
+         *     The same index at the path the final 0.2.0 draft names, which clients try first. Public.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            $schema: string;
+                            /** @description the catalog's SHA-256, as /api/v2/versions reports it */
+                            version: string;
+                            skills: {
+                                name: string;
+                                /** @enum {string} */
+                                type: "archive";
+                                description: string;
+                                /** @description the package's archive */
+                                url: string;
+                                /** @description `sha256:<hex>` of the archive bytes */
+                                digest: string;
+                                /** @description the archive's SHA-256 (hex): the package's content version */
+                                version: string;
+                                /** @description where the package's files are served one by one */
+                                base_url: string;
+                                files: string[];
+                                entrypoint: string;
+                                /** @description the markdown files besides the entrypoint */
+                                documents: string[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/skills/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every skill package in one tarball
+         * @description Spec: Bootstrap and distribution, GET /api/v2/skills/bundle.
+         *
+         *     A deterministic gzip tarball with one folder per package. Public.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description a deterministic gzip tarball */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/gzip": string;
+                    };
+                };
+                /** @description not modified: the ETag sent is current */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/skills/archives/{name}.tar.gz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A skill package's archive
+         * @description Spec: Bootstrap and distribution, GET /.well-known/skills/archives/{name}.tar.gz.
+         *
+         *     The package's deterministic .tar.gz (SKILL.md at its root), matching the index digest; unknown name 404. Public.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @example rde */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description a deterministic gzip tarball */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/gzip": string;
+                    };
+                };
+                /** @description not modified: the ETag sent is current */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/skills/{name}/{*}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One file of a skill package
+         * @description Spec: Bootstrap and distribution, GET /.well-known/skills/{name}/{rel_path}.
+         *
+         *     One file as text; only the package's own files are served (anything else is 404). Public; ETag and 304.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @example rde */
+                    name: string;
+                    /** @example references/sessions.md */
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the file as text */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/markdown": string;
+                        "text/plain": string;
+                    };
+                };
+                /** @description not modified: the ETag sent is current */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspace/skills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's custom skills
+         * @description Spec: Custom skills, GET /api/v2/workspace/skills; Resources, Custom skill.
+         *
+         *     The skills the caller can see, with live, latest and pending versions. Needs a signed-in user (403).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            skills: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                scope: "personal" | "org";
+                                description: string;
+                                author_user_id: string;
+                                live_version: number | null;
+                                latest_version: number;
+                                pending_version: number | null;
+                                draft_by_other: boolean;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            trial_expires_at: null;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a custom skill
+         * @description Spec: Custom skills, POST /api/v2/workspace/skills; States, skill versions.
+         *
+         *     A personal skill is live at once; a member's team skill waits for the owner. 400 invalid package, 409 name taken or 200 skills.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "scope": "org",
+                     *       "files": {
+                     *         "SKILL.md": "---\nname: team-outreach-tone\ndescription: How our team writes first messages to candidates.\n---\n\n# Outreach tone\n\nShort, specific, no buzzwords.\n"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        scope: "personal" | "org";
+                        /** @description relative path → text content; `SKILL.md` with YAML frontmatter (name, description) at the root */
+                        files: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            skill_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            scope: "personal" | "org";
+                            version: number;
+                            /** @enum {string} */
+                            status: "live" | "pending" | "rejected";
+                            changed: boolean;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspace/skills/{skill_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A custom skill with its files
+         * @description Spec: Custom skills, GET /api/v2/workspace/skills/{skill_id}; Versioning, rule 3.
+         *
+         *     The live version by default, or `version`; unapproved team versions only for their author and the owner.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    version?: number;
+                };
+                header?: never;
+                path: {
+                    skill_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            scope: "personal" | "org";
+                            description: string;
+                            author_user_id: string;
+                            live_version: number | null;
+                            latest_version: number;
+                            pending_version: number | null;
+                            draft_by_other: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            version: {
+                                version?: number;
+                                /** @enum {string} */
+                                status?: "live" | "pending" | "rejected" | "superseded" | "withdrawn";
+                                author_user_id?: string;
+                                /** Format: date-time */
+                                created_at?: string;
+                                note?: string;
+                                /** @description relative path → text content; `SKILL.md` with YAML frontmatter (name, description) at the root */
+                                files?: {
+                                    [key: string]: string;
+                                };
+                            };
+                            versions: {
+                                version?: number;
+                                /** @enum {string} */
+                                status?: "live" | "pending" | "rejected" | "superseded" | "withdrawn";
+                                author_user_id?: string;
+                                /** Format: date-time */
+                                created_at?: string;
+                                note?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Save a new version
+         * @description Spec: Custom skills, PUT /api/v2/workspace/skills/{skill_id}; States, skill versions.
+         *
+         *     The whole package; `changed: false` when it equals the latest version. 409 while another member's version waits.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    skill_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "files": {
+                     *         "SKILL.md": "---\nname: outreach-tone\ndescription: How our team writes first messages to candidates.\n---\n\n# Outreach tone\n\nShort, specific, no buzzwords.\n"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description relative path → text content; `SKILL.md` with YAML frontmatter (name, description) at the root */
+                        files: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            skill_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            scope: "personal" | "org";
+                            version: number;
+                            /** @enum {string} */
+                            status: "live" | "pending" | "rejected";
+                            changed: boolean;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a custom skill
+         * @description Spec: Custom skills, DELETE /api/v2/workspace/skills/{skill_id}.
+         *
+         *     Deletes it with every version: `{ok: true, deleted: <id>}`. Its author, or the owner for a team skill.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    skill_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            deleted: string;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspace/skills/{skill_id}/versions/{version}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a team version
+         * @description Spec: Custom skills, POST …/versions/{version}/approve; States, team skill version.
+         *
+         *     Owner only: the pending version goes live. 409 when it is not pending.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    skill_id: string;
+                    version: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "note": "Looks good"
+                     *     }
+                     */
+                    "application/json": {
+                        note?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            skill_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            scope: "personal" | "org";
+                            version: number;
+                            /** @enum {string} */
+                            status: "live" | "pending" | "rejected";
+                            changed: boolean;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspace/skills/{skill_id}/versions/{version}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a team version
+         * @description Spec: Custom skills, POST …/versions/{version}/reject; States, team skill version.
+         *
+         *     Owner only: the pending version is rejected. 409 when it is not pending.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    skill_id: string;
+                    version: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "note": "Please cite the source"
+                     *     }
+                     */
+                    "application/json": {
+                        note?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            skill_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            scope: "personal" | "org";
+                            version: number;
+                            /** @enum {string} */
+                            status: "live" | "pending" | "rejected";
+                            changed: boolean;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -27,6 +27,11 @@ export function SignedInLayout({
         <nav aria-label="Dashboard">
           <a href="/app/">Home</a>
           <a href="/app/keys">API keys</a>
+          <a href="/app/members">Members</a>
+          <a href="/app/billing">Billing</a>
+          <a href="/app/datasets">Datasets</a>
+          <a href="/app/workflows">Workflows</a>
+          <a href="/app/skills">Skills</a>
         </nav>
         <button type="button" onClick={() => void signOut()}>
           Sign out

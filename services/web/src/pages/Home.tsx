@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
 import { api } from '../api/client';
-import { answered, useAction } from '../api/call';
+import { answered, useLoaded } from '../api/call';
+import { credits } from '../api/format';
 import { SignedInLayout } from '../components/SignedInLayout';
 import { SpendChart } from '../components/SpendChart';
+import { LedgerCsvLink } from '../components/LedgerCsvLink';
 import { Section } from '../components/Section';
 import { warningsOf } from './home-warnings';
 
@@ -16,13 +17,9 @@ async function loadOverview() {
   return { me, overview };
 }
 
-const credits = (amount: number) => `${amount.toLocaleString('en')} credits`;
-
 /** The workspace home: balance and its buckets, warnings, spend over 30 days, the latest ledger entries. */
 export function Home() {
-  const [data, setData] = useState<Overview>();
-  const { problem, run } = useAction();
-  useEffect(() => void run(async () => setData(await loadOverview())), [run]);
+  const { data, problem } = useLoaded(loadOverview);
 
   return (
     <SignedInLayout problem={problem} title="Workspace">
@@ -75,11 +72,7 @@ function Standing({ data: { me, overview } }: { data: Overview }) {
             </li>
           ))}
         </ul>
-        <p>
-          <a href="/api/v2/billing/ledger.csv" download>
-            Download the whole ledger (CSV)
-          </a>
-        </p>
+        <LedgerCsvLink />
       </Section>
     </>
   );

@@ -1,11 +1,13 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../api/client';
-import { answered, useAction } from '../api/call';
+import { answered, useAction, useLoaded } from '../api/call';
+import { when } from '../api/format';
 import { CopyButton } from '../components/CopyButton';
 import { Field } from '../components/Field';
 import { Form } from '../components/Form';
 import { Section } from '../components/Section';
 import { SignedInLayout } from '../components/SignedInLayout';
+import { Table, type Column } from '../components/Table';
 
 interface KeyRow {
   id: string;
@@ -15,20 +17,15 @@ interface KeyRow {
   last_used_at?: string | null;
 }
 
+const loadKeys = async (): Promise<KeyRow[]> => (await answered(api.GET('/api/v2/keys'))).keys;
+
 /** API keys: the list, a new key (its plaintext shown this once), revoke. */
 export function Keys() {
-  const [keys, setKeys] = useState<KeyRow[]>();
-  const listing = useAction();
-  const load = useCallback(
-    () => listing.run(async () => setKeys((await answered(api.GET('/api/v2/keys'))).keys)),
-    [listing.run],
-  );
-  useEffect(() => void load(), [load]);
-
+  const { data: keys, problem, reload } = useLoaded(loadKeys);
   return (
-    <SignedInLayout title="API keys" problem={listing.problem}>
-      <CreateKey onCreated={load} />
-      {keys && <KeyList keys={keys} onRevoked={load} />}
+    <SignedInLayout title="API keys" problem={problem}>
+      <CreateKey onCreated={reload} />
+      {keys && <KeyList keys={keys} onRevoked={reload} />}
     </SignedInLayout>
   );
 }
@@ -70,45 +67,24 @@ function KeyList({ keys, onRevoked }: { keys: KeyRow[]; onRevoked: () => void })
       onRevoked();
     });
 
+  const columns: Column<KeyRow>[] = [
+    { header: 'Name', cell: (key) => key.name },
+    { header: 'Starts with', cell: (key) => <code>{key.prefix}…</code> },
+    { header: 'Created', cell: (key) => when(key.created_at) },
+    { header: 'Last used', cell: (key) => (key.last_used_at ? when(key.last_used_at) : 'never') },
+    {
+      header: 'Actions',
+      hiddenHeader: true,
+      cell: (key) => (
+        <button type="button" disabled={busy} onClick={() => void revoke(key)} aria-label={`Revoke ${key.name}`}>
+          Revoke
+        </button>
+      ),
+    },
+  ];
   return (
     <Section title="Keys of this workspace" problem={problem}>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Starts with</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((key) => (
-            <tr key={key.id}>
-              <th scope="row">{key.name}</th>
-              <td>
-                <code>{key.prefix}…</code>
-              </td>
-              <td>{when(key.created_at)}</td>
-              <td>{key.last_used_at ? when(key.last_used_at) : 'never'}</td>
-              <td>
-                <button
-                  type="button"
-                  disabled={busy}
-                  onClick={() => void revoke(key)}
-                  aria-label={`Revoke ${key.name}`}
-                >
-                  Revoke
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table columns={columns} rows={keys} rowKey={(key) => key.id} />
     </Section>
   );
 }
-
-const when = (iso: string) => new Date(iso).toLocaleString('en');

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
 import { api } from '../api/client';
 import { Problem } from '../components/Problem';
@@ -22,7 +22,12 @@ export function SignIn() {
   const context = contextOf(query);
   const [outcome, setOutcome] = useState<Outcome>();
   const failed = query.get('error') === 'connect';
-  const signedInAs = useSignedInEmail();
+  const { email: signedInAs, recheck } = useSignedInEmail();
+  // The spec binds a claim approved by a sign-in to the home workspace; an invited CLI is approved
+  // afterwards, signed in, with its invite code, which binds it to the team that invited.
+  const invitedCli = Boolean(context.cli_token && context.invite_code);
+  const legContext = invitedCli ? { ...context, cli_token: undefined } : context;
+  const signedIn = (done: Outcome) => (invitedCli ? void recheck() : setOutcome(done));
   if (context.cli_token && signedInAs)
     return (
       <main>
@@ -33,14 +38,20 @@ export function SignIn() {
   return (
     <main>
       <h1>Sign in to RDE</h1>
-      {context.cli_token && <p>Signing in approves the command line that is waiting for you.</p>}
+      {context.cli_token && (
+        <p>
+          {invitedCli
+            ? 'Sign in first; then approve the command line that is waiting for you, for the team that invited you.'
+            : 'Signing in approves the command line that is waiting for you.'}
+        </p>
+      )}
       <Problem problem={failed ? { message: 'Signing in with the identity provider failed. Try again.' } : undefined} />
       {outcome ? (
         <OutcomeView outcome={outcome} />
       ) : (
         <>
-          <CodeSignIn context={context} onSignedIn={setOutcome} />
-          <PasswordSignIn context={context} onSignedIn={setOutcome} />
+          <CodeSignIn context={legContext} onSignedIn={signedIn} />
+          <PasswordSignIn context={legContext} onSignedIn={signedIn} />
           <PasswordEmail />
         </>
       )}
@@ -58,10 +69,12 @@ function contextOf(query: URLSearchParams): SignInContext {
 }
 
 /** The signed-in person's email, when this browser has a session; otherwise undefined. */
-function useSignedInEmail(): string | undefined {
+function useSignedInEmail() {
   const [email, setEmail] = useState<string>();
-  useEffect(() => {
-    void api.GET('/api/v2/me').then(({ data }) => setEmail(data?.user?.email ?? undefined));
-  }, []);
-  return email;
+  const recheck = useCallback(
+    () => api.GET('/api/v2/me').then(({ data }) => setEmail(data?.user?.email ?? undefined)),
+    [],
+  );
+  useEffect(() => void recheck(), [recheck]);
+  return { email, recheck };
 }

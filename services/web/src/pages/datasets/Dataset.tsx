@@ -1,0 +1,33 @@
+import { useCallback } from 'react';
+import { api } from '../../api/client';
+import { answered, useLoaded } from '../../api/call';
+import { when } from '../../api/format';
+import { SignedInLayout } from '../../components/SignedInLayout';
+import { EnrichRun } from './EnrichRun';
+import { RowsViewer } from './RowsViewer';
+
+/** One dataset: what it is, its rows a page at a time, its CSV, and an enrichment run over it. */
+export function Dataset({ params: { id } }: { params: { id: string } }) {
+  const { data, problem } = useLoaded(
+    useCallback(() => answered(api.GET('/api/v2/datasets/{ds_id}', { params: { path: { ds_id: id } } })), [id]),
+  );
+  return (
+    <SignedInLayout title={data ? `Dataset ${data.name}` : 'Dataset'} problem={problem}>
+      <p>
+        <a href="/app/datasets">All datasets</a>
+      </p>
+      {data && (
+        <>
+          <p>
+            {data.row_count} rows, created {when(data.created_at)}; enrichment: {data.enrich_status}.{' '}
+            <a href={`/api/v2/datasets/${encodeURIComponent(id)}/csv`} download>
+              Download CSV
+            </a>
+          </p>
+          <EnrichRun datasetId={id} />
+          <RowsViewer datasetId={id} columns={data.columns} />
+        </>
+      )}
+    </SignedInLayout>
+  );
+}

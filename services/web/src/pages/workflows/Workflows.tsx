@@ -1,0 +1,34 @@
+import { api } from '../../api/client';
+import { answered, useLoaded } from '../../api/call';
+import { when } from '../../api/format';
+import { SignedInLayout } from '../../components/SignedInLayout';
+import { Table, type Column } from '../../components/Table';
+
+type Workflow = Awaited<ReturnType<typeof loadWorkflows>>['workflows'][number];
+
+const loadWorkflows = () => answered(api.GET('/api/v2/workflows', { params: { query: { limit: 100 } } }));
+
+const COLUMNS: Column<Workflow>[] = [
+  { header: 'Name', cell: (workflow) => <a href={`/app/workflows/${workflow.id}`}>{workflow.name}</a> },
+  { header: 'Status', cell: (workflow) => workflow.status },
+  { header: 'Trigger', cell: (workflow) => workflow.trigger.type },
+  { header: 'Versions', cell: (workflow) => workflow.latest_version },
+  { header: 'Updated', cell: (workflow) => when(workflow.updated_at) },
+];
+
+/** The workspace's stored workflows (applied through the API, the CLI or an agent); each opens its versions. */
+export function Workflows() {
+  const { data, problem } = useLoaded(loadWorkflows);
+  return (
+    <SignedInLayout title="Workflows" problem={problem}>
+      {data && (
+        <Table
+          columns={COLUMNS}
+          rows={data.workflows}
+          rowKey={(workflow) => workflow.id}
+          empty="No workflows yet: apply one with POST /api/v2/workflows/apply or an agent’s workflow skill."
+        />
+      )}
+    </SignedInLayout>
+  );
+}
