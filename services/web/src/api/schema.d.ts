@@ -7364,6 +7364,8 @@ export interface paths {
                                 run_id: string | null;
                                 user_id: string | null;
                                 session_id: string | null;
+                                /** @description the workflow run a charge was made for */
+                                workflow_run_id: string | null;
                             }[];
                             plan: {
                                 id: string;
@@ -8044,6 +8046,8 @@ export interface paths {
                                 run_id: string | null;
                                 user_id: string | null;
                                 session_id: string | null;
+                                /** @description the workflow run a charge was made for */
+                                workflow_run_id: string | null;
                             }[];
                             plan: {
                                 id: string;
@@ -8238,7 +8242,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description CSV with a header row: id, created_at, kind, amount, balance_after, description, run_id, user_id, session_id */
+                /** @description CSV with a header row: id, created_at, kind, amount, balance_after, description, run_id, user_id, session_id, workflow_run_id */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -12030,6 +12034,236 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/inbound/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fire a workflow by webhook
+         * @description Spec: Webhook triggers; Authentication 7; Events 1.
+         *
+         *     Queues a live run of the workflow’s latest version with the JSON object body (64 KiB at most) as its input: 202 `{run_id, workflow_id, status}`. 404 unknown, rotated or deleted; 409 disabled; 422 not an object or not the input schema; 413 too large; 429 past 60 calls a minute per URL.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the id shown once when the workflow became a webhook one */
+                    webhook_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description any JSON object: it becomes the run input */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "city": "Berlin"
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `wfr_` id; read it with a key at GET /api/v2/workflows/{workflow_id}/runs/{run_id} */
+                            run_id: string;
+                            workflow_id: string;
+                            /** @enum {unknown} */
+                            status: "queued";
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -22816,6 +23050,10 @@ export interface paths {
                             changed: boolean;
                             /** @description true: this call created the workflow (version 1) */
                             created: boolean;
+                            /** @description the inbound webhook id, shown once: on the apply that made it a webhook workflow */
+                            webhook_id?: string;
+                            /** @description the path to POST to: /api/v2/webhooks/inbound/{webhook_id} */
+                            webhook_url?: string;
                         };
                     };
                 };
@@ -22853,6 +23091,10 @@ export interface paths {
                             changed: boolean;
                             /** @description true: this call created the workflow (version 1) */
                             created: boolean;
+                            /** @description the inbound webhook id, shown once: on the apply that made it a webhook workflow */
+                            webhook_id?: string;
+                            /** @description the path to POST to: /api/v2/webhooks/inbound/{webhook_id} */
+                            webhook_url?: string;
                         };
                     };
                 };
@@ -24116,6 +24358,1589 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workflows/call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a workflow
+         * @description Spec: Workflows, POST /api/v2/workflows/call; Limits (workspace cap only).
+         *
+         *     Queues a run of the latest enabled version (the run is pinned to it) after checking `input` against its input schema: 202 with the run (`status: queued`). `live` bills each step (only the workspace cap applies; ledger rows carry `workflow_run_id`), `dry_run` calls no vendor and estimates each step, `smoke_test` runs live on one item per `for_each` and one person per search.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "workflow_id": "wf_3f1c2a9e8b7d6c5b4a392817",
+                     *       "input": {
+                     *         "city": "Berlin"
+                     *       },
+                     *       "mode": "dry_run"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description a `wf_` id or a name */
+                        workflow?: string;
+                        /** @description `wf_` id */
+                        workflow_id?: string;
+                        /** @description the workflow name */
+                        workflow_name?: string;
+                        /** @description the workflow name */
+                        name?: string;
+                        /** @description the run input, checked against the input schema of the latest version */
+                        input?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description the same as input (send one of the two) */
+                        payload?: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description `live` bills; `dry_run` calls no vendor and estimates; `smoke_test` runs live on one item
+                         * @default live
+                         * @enum {unknown}
+                         */
+                        mode?: "live" | "dry_run" | "smoke_test";
+                        /** @description who started the run (default `api`) */
+                        source?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `wfr_` id */
+                            id: string;
+                            workflow_id: string;
+                            workflow_name?: string;
+                            /** @description the version the run is pinned to */
+                            version: number;
+                            /** @enum {unknown} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            /** @enum {unknown} */
+                            mode: "live" | "dry_run" | "smoke_test";
+                            source: string;
+                            cancel_requested?: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            started_at?: string | null;
+                            /** Format: date-time */
+                            ended_at?: string | null;
+                            duration_ms?: number | null;
+                            /** @description the sum of the ledger rows carrying this workflow_run_id */
+                            charged_credits: number;
+                            /** @description dry_run only */
+                            would_charge_credits?: number;
+                            error?: ({
+                                code?: string;
+                                message?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            input?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the definition’s `output`, resolved when the run ended */
+                            output?: unknown;
+                            steps: {
+                                id: string;
+                                uses: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "running" | "succeeded" | "failed" | "skipped" | "cancelled";
+                                /** Format: date-time */
+                                started_at: string | null;
+                                /** Format: date-time */
+                                ended_at: string | null;
+                                duration_ms?: number | null;
+                                /** @description calls made (one per `for_each` item) */
+                                items: number;
+                                charged_credits: number;
+                                /** @description a dry run’s estimate */
+                                would_charge_credits?: number;
+                                error: ({
+                                    code?: string;
+                                    message?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description the step’s answer as its REST route answers (a list for `for_each`); not in lists */
+                                output?: unknown;
+                            }[];
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workflows/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent runs of the workspace
+         * @description Spec: Workflows, GET /api/v2/workflows/runs; Limits (list defaults).
+         *
+         *     Runs of every workflow, newest first (limit 50 by default), without step outputs.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            runs: {
+                                /** @description `wfr_` id */
+                                id: string;
+                                workflow_id: string;
+                                workflow_name?: string;
+                                /** @description the version the run is pinned to */
+                                version: number;
+                                /** @enum {unknown} */
+                                status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                                /** @enum {unknown} */
+                                mode: "live" | "dry_run" | "smoke_test";
+                                source: string;
+                                cancel_requested?: boolean;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                started_at?: string | null;
+                                /** Format: date-time */
+                                ended_at?: string | null;
+                                duration_ms?: number | null;
+                                /** @description the sum of the ledger rows carrying this workflow_run_id */
+                                charged_credits: number;
+                                /** @description dry_run only */
+                                would_charge_credits?: number;
+                                error?: ({
+                                    code?: string;
+                                    message?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                input?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description the definition’s `output`, resolved when the run ended */
+                                output?: unknown;
+                                steps: {
+                                    id: string;
+                                    uses: string;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "running" | "succeeded" | "failed" | "skipped" | "cancelled";
+                                    /** Format: date-time */
+                                    started_at: string | null;
+                                    /** Format: date-time */
+                                    ended_at: string | null;
+                                    duration_ms?: number | null;
+                                    /** @description calls made (one per `for_each` item) */
+                                    items: number;
+                                    charged_credits: number;
+                                    /** @description a dry run’s estimate */
+                                    would_charge_credits?: number;
+                                    error: ({
+                                        code?: string;
+                                        message?: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    /** @description the step’s answer as its REST route answers (a list for `for_each`); not in lists */
+                                    output?: unknown;
+                                }[];
+                            }[];
+                            offset: number;
+                            limit: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workflows/{workflow_id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Runs of a workflow
+         * @description Spec: Workflows, GET /api/v2/workflows/{workflow_id}/runs; Limits (list defaults).
+         *
+         *     The workflow’s runs, newest first (limit 25 by default), without step outputs.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description `wf_` id */
+                    workflow_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            runs: {
+                                /** @description `wfr_` id */
+                                id: string;
+                                workflow_id: string;
+                                workflow_name?: string;
+                                /** @description the version the run is pinned to */
+                                version: number;
+                                /** @enum {unknown} */
+                                status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                                /** @enum {unknown} */
+                                mode: "live" | "dry_run" | "smoke_test";
+                                source: string;
+                                cancel_requested?: boolean;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                started_at?: string | null;
+                                /** Format: date-time */
+                                ended_at?: string | null;
+                                duration_ms?: number | null;
+                                /** @description the sum of the ledger rows carrying this workflow_run_id */
+                                charged_credits: number;
+                                /** @description dry_run only */
+                                would_charge_credits?: number;
+                                error?: ({
+                                    code?: string;
+                                    message?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                input?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description the definition’s `output`, resolved when the run ended */
+                                output?: unknown;
+                                steps: {
+                                    id: string;
+                                    uses: string;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "running" | "succeeded" | "failed" | "skipped" | "cancelled";
+                                    /** Format: date-time */
+                                    started_at: string | null;
+                                    /** Format: date-time */
+                                    ended_at: string | null;
+                                    duration_ms?: number | null;
+                                    /** @description calls made (one per `for_each` item) */
+                                    items: number;
+                                    charged_credits: number;
+                                    /** @description a dry run’s estimate */
+                                    would_charge_credits?: number;
+                                    error: ({
+                                        code?: string;
+                                        message?: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    /** @description the step’s answer as its REST route answers (a list for `for_each`); not in lists */
+                                    output?: unknown;
+                                }[];
+                            }[];
+                            offset: number;
+                            limit: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workflows/{workflow_id}/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a run
+         * @description Spec: Workflows, GET /api/v2/workflows/{workflow_id}/runs/{run_id}.
+         *
+         *     Status (`queued`, `running`, `succeeded`, `failed`, `cancelled`), the pinned version, and per step its status, timings, charge, error and output.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description `wf_` id */
+                    workflow_id: string;
+                    /** @description `wfr_` id */
+                    run_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `wfr_` id */
+                            id: string;
+                            workflow_id: string;
+                            workflow_name?: string;
+                            /** @description the version the run is pinned to */
+                            version: number;
+                            /** @enum {unknown} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            /** @enum {unknown} */
+                            mode: "live" | "dry_run" | "smoke_test";
+                            source: string;
+                            cancel_requested?: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            started_at?: string | null;
+                            /** Format: date-time */
+                            ended_at?: string | null;
+                            duration_ms?: number | null;
+                            /** @description the sum of the ledger rows carrying this workflow_run_id */
+                            charged_credits: number;
+                            /** @description dry_run only */
+                            would_charge_credits?: number;
+                            error?: ({
+                                code?: string;
+                                message?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            input?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the definition’s `output`, resolved when the run ended */
+                            output?: unknown;
+                            steps: {
+                                id: string;
+                                uses: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "running" | "succeeded" | "failed" | "skipped" | "cancelled";
+                                /** Format: date-time */
+                                started_at: string | null;
+                                /** Format: date-time */
+                                ended_at: string | null;
+                                duration_ms?: number | null;
+                                /** @description calls made (one per `for_each` item) */
+                                items: number;
+                                charged_credits: number;
+                                /** @description a dry run’s estimate */
+                                would_charge_credits?: number;
+                                error: ({
+                                    code?: string;
+                                    message?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description the step’s answer as its REST route answers (a list for `for_each`); not in lists */
+                                output?: unknown;
+                            }[];
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workflows/{workflow_id}/runs/{run_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a run
+         * @description Spec: Workflows; States and transitions (Workflow run: queued → cancelled).
+         *
+         *     A queued run ends `cancelled` at once; a running one stops before its next step (the step in flight finishes and is billed). An ended run answers as it is.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description `wf_` id */
+                    workflow_id: string;
+                    /** @description `wfr_` id */
+                    run_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `wfr_` id */
+                            id: string;
+                            workflow_id: string;
+                            workflow_name?: string;
+                            /** @description the version the run is pinned to */
+                            version: number;
+                            /** @enum {unknown} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            /** @enum {unknown} */
+                            mode: "live" | "dry_run" | "smoke_test";
+                            source: string;
+                            cancel_requested?: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            started_at?: string | null;
+                            /** Format: date-time */
+                            ended_at?: string | null;
+                            duration_ms?: number | null;
+                            /** @description the sum of the ledger rows carrying this workflow_run_id */
+                            charged_credits: number;
+                            /** @description dry_run only */
+                            would_charge_credits?: number;
+                            error?: ({
+                                code?: string;
+                                message?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            input?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the definition’s `output`, resolved when the run ended */
+                            output?: unknown;
+                            steps: {
+                                id: string;
+                                uses: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "running" | "succeeded" | "failed" | "skipped" | "cancelled";
+                                /** Format: date-time */
+                                started_at: string | null;
+                                /** Format: date-time */
+                                ended_at: string | null;
+                                duration_ms?: number | null;
+                                /** @description calls made (one per `for_each` item) */
+                                items: number;
+                                charged_credits: number;
+                                /** @description a dry run’s estimate */
+                                would_charge_credits?: number;
+                                error: ({
+                                    code?: string;
+                                    message?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description the step’s answer as its REST route answers (a list for `for_each`); not in lists */
+                                output?: unknown;
+                            }[];
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workflows/{workflow_id}/webhook/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook id
+         * @description Spec: Webhook triggers (decision 0075; not in the spec).
+         *
+         *     Issues a new inbound webhook id for a webhook workflow, shown this once; the old URL answers 404 at once. 409 for a manual workflow.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description `wf_` id */
+                    workflow_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            workflow_id: string;
+                            /** @description shown this once */
+                            webhook_id: string;
+                            /** @description the path to POST to */
+                            webhook_url: string;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
