@@ -165,14 +165,13 @@ describeDistributed('fault: Kafka, the MongoDB-wire server and Redis restarted u
     const runCharged = Math.round((ended._meta.credits_charged ?? 0) * 1000);
     const runCharges = charges.filter((charge) => charge.runId === run.body._meta.run_id);
     const runLedger = runCharges.reduce((sum, charge) => sum + charge.amount, 0);
-    // KNOWN, not fixed (decision 0079): a run's chunk that failed while the backend was down is walked
-    // again and submits its rows to the batch vendor as a new job; both jobs settle, so those rows
-    // are charged twice (`bulkmail:<job>:r<row>` twice per row) and the ledger exceeds the run's
-    // credits_charged. Printed, not asserted, until a retried chunk reuses its first job.
-    if (runLedger !== runCharged) {
-      console.log(`${backend}: KNOWN double charge, run ${runLedger} on the ledger, ${runCharged} reported`);
-      console.log(`${backend}: run charges on the ledger: ${runCharges.map((charge) => charge.id).join(' ')}`);
-    }
+    // A chunk that failed while the backend was down is walked again and submits its rows to the
+    // batch vendor as a new job; both jobs settle, into the same charge ids (decision 0082), so the
+    // ledger holds each row once and equals what the run reports.
+    expect({ run: run.body._meta.run_id, ledger: runLedger }).toEqual({
+      run: run.body._meta.run_id,
+      ledger: runCharged,
+    });
     const spent = charges.reduce((sum, charge) => sum + charge.amount, 0);
     const balance = (await api(rde, 'GET', '/billing/balance', { key })).body;
     expect(balance).toMatchObject({ reserved: 0, _meta: { settled: true } });

@@ -1,6 +1,6 @@
 import { api } from '../e2e/api';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
-import { enrichmentSupport, rowOf, type EnrichedRow } from './enrichment-support';
+import { enrichmentSupport, JOB_HIT_CHARGE, rowOf, type EnrichedRow } from './enrichment-support';
 
 jest.setTimeout(240_000);
 
@@ -84,7 +84,9 @@ describe(`enrichment provider jobs (${mode})`, () => {
     });
     const balance = await settled(key);
     expect(balance).toMatchObject({ balance: 97, reserved: 0 });
-    expect(await charges(key)).toEqual([{ id: `ringdirect:${jobId}`, kind: expect.any(String), amount: 3 }]);
+    expect(await charges(key)).toEqual([
+      { id: expect.stringMatching(JOB_HIT_CHARGE), kind: expect.any(String), amount: 3 },
+    ]);
   });
 
   test('events 2: a job finished by callback is billed once, with the callback sent three more times and the poller running', async () => {
@@ -112,7 +114,9 @@ describe(`enrichment provider jobs (${mode})`, () => {
       expect({ status: answer.status, body: await answer.json() }).toEqual({ status: 200, body: { ok: true } });
     await waitUntil(async () => (await jobOf(key, jobId)).body.status === 'settled', 30_000, 250);
     await settled(key);
-    expect(await charges(key)).toEqual([{ id: `ringdirect:${jobId}`, kind: expect.any(String), amount: 3 }]);
+    expect(await charges(key)).toEqual([
+      { id: expect.stringMatching(JOB_HIT_CHARGE), kind: expect.any(String), amount: 3 },
+    ]);
     // Later callbacks wake nothing: the job is settled and no vendor is asked again.
     const { calls: after } = await callsDuring(() => fetch(callbackUrl, { method: 'POST', body: 'x' }));
     expect(after).toEqual({});

@@ -199,6 +199,9 @@ export function enrichmentSupport(rde: () => RunningRde) {
 }
 
 /** What a row's steps charged, in credits. */
+/** A provider job's hit is the run's row and step, as a synchronous hit (decision 0082): written once however often the job is submitted. */
+export const JOB_HIT_CHARGE = /^enr_[0-9a-f]+:0:ringdirect\.submit$/;
+
 export const chargedOf = (row: EnrichedRow) => row.steps.reduce((sum, step) => sum + step.charged, 0);
 
 export const rowOf = (p: Person, extra: object = {}) => ({

@@ -1,7 +1,7 @@
 import { api } from '../e2e/api';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
 import { mcpClient } from '../e2e/mcp-client';
-import { enrichmentSupport, rowOf, type EnrichedRow } from './enrichment-support';
+import { enrichmentSupport, JOB_HIT_CHARGE, rowOf, type EnrichedRow } from './enrichment-support';
 
 jest.setTimeout(240_000);
 
@@ -122,7 +122,9 @@ describe(`MCP enrichment and qualify tools (${mode})`, () => {
     await waitUntil(async () => (await read()).body.status === 'settled', 30_000, 250);
     expect((await read()).body).toMatchObject({ charged: 3, result: { phone: subject.mobilePhone } });
     expect(await settled(key)).toMatchObject({ balance: 97, reserved: 0 });
-    expect(await charges(key)).toEqual([{ id: `ringdirect:${jobId}`, kind: expect.any(String), amount: 3 }]);
+    expect(await charges(key)).toEqual([
+      { id: expect.stringMatching(JOB_HIT_CHARGE), kind: expect.any(String), amount: 3 },
+    ]);
   });
 
   test("arguments the REST route refuses are a tool error with the route's own error body, nothing spent", async () => {

@@ -1,10 +1,10 @@
-import { Caller, Clock, Logger, settlementEvent } from '@rde/platform';
+import { Caller, chargeIdOf, Clock, Logger, settlementEvent } from '@rde/platform';
 import { CHAINS, valueAt, type Capability, type ChainStep } from '../../domain/enrich/chains';
-import { jobChargeIdOf, newNonce } from '../../domain/enrich/ids';
+import { newNonce } from '../../domain/enrich/ids';
 import { callerOf } from '../../domain/callers';
 import { subjectOf as subjectOfRow } from '../../domain/enrich/subject';
 import { miss, type Verdict } from '../../domain/enrich/verdicts';
-import { afterVerdict, correlate, enrichedRow, type Resume, type RowWalk } from '../../domain/enrich/walk';
+import { afterVerdict, correlate, enrichedRow, stepName, type Resume, type RowWalk } from '../../domain/enrich/walk';
 import type { RunCharge } from '../../store/runs';
 import type { DatasetClient } from '../../clients';
 import { jobKeyOf, type EnrichJobDocument, type EnrichJobRepository, type JobRowResult } from '../../store/enrich-jobs';
@@ -155,7 +155,9 @@ export class ProviderJobs implements ProviderJobPort {
       const verdict = verdicts.get(row.index)!;
       if (verdict.kind === 'hit') {
         charges.push({
-          charge_id: jobChargeIdOf(job.provider, job.job_id, row.ref),
+          // The run's row and step, as a synchronous step's hit: a job submitted again for the same
+          // rows (a chunk walked again after a failure) settles into the same ledger rows, once.
+          charge_id: chargeIdOf(job.run_id, row.index, stepName(step)),
           millicredits: job.price_millicredits,
           description: `${job.capability} ${job.provider} job`,
         });

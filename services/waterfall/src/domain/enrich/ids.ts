@@ -10,11 +10,6 @@ export function enrichDatasetIdOf(runId: string): string {
   return `ds_${sha256(`enrich:${runId}`).slice(0, 24)}`;
 }
 
-/** A provider job's hit: `<provider>:<job_id>`, with the contact's key for a batch (decision 0004). */
-export function jobChargeIdOf(provider: string, jobId: string, ref?: string): string {
-  return ref === undefined ? `${provider}:${jobId}` : `${provider}:${jobId}:${ref}`;
-}
-
 /** Rule 2: the validator is billed once per distinct address in a run, whichever provider offered it. */
 export function validationChargeIdOf(runId: string, address: string): string {
   return `${runId}:verify:${sha256(address.trim().toLowerCase()).slice(0, 32)}`;
