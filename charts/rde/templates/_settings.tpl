@@ -5,8 +5,8 @@ rendered when set (else the module's own default); a `secret` entry when it has 
 `config` entry named by `with` is set: a client secret means nothing without its client id).
 */}}
 {{- define "rde.settings" -}}
-RDE_DASHBOARD_URL:         {modules: [gateway, auth], config: dashboardUrl}
-RDE_PUBLIC_URL:            {modules: [gateway, auth], config: publicUrl}
+RDE_DASHBOARD_URL:         {modules: [gateway, auth, billing], config: dashboardUrl}
+RDE_PUBLIC_URL:            {modules: [gateway, auth, billing], config: publicUrl}
 RDE_TRUSTED_PROXIES:       {modules: [gateway], config: trustedProxies}
 RDE_MCP_ALLOWED_ORIGINS:   {modules: [gateway], config: mcpAllowedOrigins}
 RDE_MAIL_FROM:             {modules: [auth], config: mailFrom}
@@ -57,7 +57,8 @@ waterfall: [RDE_RPC_DEADLINE_MS, RDE_WATERFALL_STEP_DEADLINE_MS, RDE_WATERFALL_H
   RDE_ENRICH_RUN_SLOTS, RDE_ENRICH_RUN_DETACH_MS, RDE_ENRICH_RUN_BLOCK_MS, RDE_ENRICH_RUN_CHUNK_LEASE_MS,
   RDE_ENRICH_RUN_SWEEP_MS, RDE_ENRICH_RUN_WORKSPACE_LIMIT, RDE_VENDOR_PACING]
 dataset: [RDE_DATASET_WRITE_BATCH, RDE_DATASET_QUOTA_DATASETS, RDE_DATASET_QUOTA_ROWS, RDE_DATASET_QUOTA_BYTES]
-workflow: [RDE_RPC_DEADLINE_MS]
+workflow: [RDE_RPC_DEADLINE_MS, RDE_WORKFLOW_STEP_DEADLINE_MS, RDE_WORKFLOW_RUN_SLOTS, RDE_WORKFLOW_RUN_LEASE_MS,
+  RDE_WORKFLOW_RUN_SWEEP_MS, RDE_WORKFLOW_QUEUED_GRACE_MS, RDE_WEBHOOK_RATE_PER_MINUTE]
 mcp: [RDE_RPC_DEADLINE_MS, RDE_MCP_OAUTH_REGISTER_PER_MINUTE, RDE_MCP_OAUTH_TOKEN_PER_MINUTE,
   RDE_MCP_OAUTH_MEMBERSHIP_CACHE_MS, RDE_MCP_OAUTH_REFRESH_GRACE_MS, RDE_MCP_CIMD_TIMEOUT_MS, RDE_MCP_CIMD_MAX_BYTES,
   RDE_MCP_CIMD_ALLOW_LOOPBACK_HTTP]
