@@ -54,13 +54,13 @@ test('a process of one module (--target=billing) refuses a bad billing setting b
     RDE_REDIS_URL: 'redis://127.0.0.1:1',
     RDE_BILLING_REAPER_INTERVAL_MS: 'often',
     RDE_BILLING_PORT: '-1',
-    // The gateway's, which this process does not run: not its concern.
-    PORT: 'abc',
+    // The dataset module's, which this process does not run: not its concern.
+    RDE_DATASET_WRITE_BATCH: 'abc',
   });
   expectRefusedBeforeStart(result, variables.RDE_RUNTIME_DIR);
   expect(result.stderr).toContain('RDE_BILLING_REAPER_INTERVAL_MS="often" is invalid');
   expect(result.stderr).toContain('RDE_BILLING_PORT="-1" is invalid');
-  expect(result.stderr).not.toContain('PORT="abc"');
+  expect(result.stderr).not.toContain('RDE_DATASET_WRITE_BATCH');
 });
 
 describe('an unknown RDE_ variable', () => {

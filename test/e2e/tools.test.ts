@@ -137,7 +137,7 @@ describe(`tools (${mode})`, () => {
       expect(data).toHaveLength(5);
       expect(meta).toMatchObject({
         credits_charged: 5,
-        settled: false,
+        settled: true, // nothing else held: the figures are final (decision 0079)
         run_id: expect.stringMatching(/^run_/),
         reserved: 0,
       });

@@ -116,15 +116,17 @@ describeDistributed('fault: Kafka, the MongoDB-wire server and Redis restarted u
     while (Date.now() - stoppedAt < downMs) whileDown.push(await paidCall(key));
     await backends.restart(backend);
     const restartedAt = Date.now();
-    // Back: /ready, a paid call (gateway, auth, catalog, billing) and the run's record (waterfall) answer.
+    // Back: /ready, a paid call (gateway, auth, catalog, billing: a result, or 402 once the load has
+    // spent the workspace's credits) and the run's record (waterfall) answer.
     const answers = async () =>
       (await ready()) &&
-      (await paidCall(key)).status === 200 &&
+      [200, 402].includes((await paidCall(key)).status) &&
       (await api(rde, 'GET', `/enrich/runs/${run.body._meta.run_id}`, { key })).status === 200;
-    await waitUntil(answers, 180_000, 250).catch((error: unknown) => {
+    await waitUntil(answers, 180_000, 250).catch(async (error: unknown) => {
       // What the processes said, to tell a process that died from one that never reconnected.
       const said = rde.logLines().slice(-80);
       console.log(said.map(({ process, text }) => `[${process}] ${text.slice(0, 400)}`).join('\n'));
+      await load.stop();
       throw error;
     });
     recovery[backend] = Date.now() - restartedAt;

@@ -22,6 +22,21 @@ describe(`spec: Errors (${mode})`, () => {
   const balance = async () => (await api(rde, 'GET', '/billing/balance')).body.balance as number;
   const searches = async () => (await sandboxCounters(rde)).pplgraph?.search?.requests ?? 0;
 
+  test('a URL over the header limit is 431 in the error body, documented for every operation, and changes nothing', async () => {
+    const before = await balance();
+    const response = await fetch(`${rde.baseUrl}/api/v2/workflows?name=${'x'.repeat(20_000)}`, {
+      headers: { authorization: `Bearer ${rde.ownerKey}` },
+    });
+    expect(response.status).toBe(431);
+    expect(await response.json()).toEqual({ detail: expect.stringContaining('too large') });
+    const document = (await api(rde, 'GET', '/openapi.json', { key: null })).body;
+    const operations = Object.values(document.paths as Record<string, Record<string, { responses: object }>>).flatMap(
+      (methods) => Object.values(methods),
+    );
+    expect(operations.filter((operation) => !('431' in operation.responses))).toEqual([]);
+    expect(await balance()).toBe(before);
+  });
+
   describe('422 validation-error body', () => {
     test('an unknown property is named in loc and msg, with the allowed names', async () => {
       const response = await post('/tools/pplgraph/search', { query: { titles: ['CTO'] } });

@@ -14,6 +14,7 @@ import { registerRequestMetrics } from './plugins/request-metrics';
 import { registerRequestTracing } from './plugins/request-tracing';
 import { DOCS_UI, DOCUMENT, OPERATION_GROUPS, registerOperationDocs } from './openapi';
 import { ROUTE_MODULES } from './routes';
+import { answerClientError } from './client-errors';
 
 const PROBES = new Set(['/health', '/healthz', '/ready']);
 
@@ -26,6 +27,7 @@ export async function buildGateway(deps: GatewayDependencies): Promise<FastifyIn
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: PATH_PARAM_MAX_LENGTH },
     frameworkErrors: routerErrors,
+    clientErrorHandler: answerClientError,
     // X-Forwarded-For, -Proto and -Host count only from the proxies configured (decision 0055).
     trustProxy: deps.config.RDE_TRUSTED_PROXIES.length > 0 ? deps.config.RDE_TRUSTED_PROXIES : false,
   });

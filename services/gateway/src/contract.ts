@@ -65,11 +65,12 @@ type RouteSchema = FastifySchema & { response?: Record<string | number, unknown>
 
 /**
  * The statuses any route can answer beyond its own: 401 without a valid bearer (protected routes),
- * 422 when it takes input, 404 for path parameters (an unknown id), 400/413/415 for a body (malformed JSON or a `__proto__` key; too large; not JSON), and
+ * 422 when it takes input, 404 for path parameters (an unknown id), 400/413/415 for a body (malformed JSON or a `__proto__` key; too large; not JSON),
+ * 431 for headers (the URL with its query included) over the server's limit, and
  * 500/503/504 when a service behind it fails, is down or does not answer in time.
  */
 function sharedStatuses(route: RouteOptions, schema: RouteSchema): number[] {
-  const statuses = [500];
+  const statuses = [431, 500];
   if (!route.config?.public) statuses.push(401, 503, 504);
   if (schema.body || schema.querystring || schema.params) statuses.push(422);
   if (schema.params) statuses.push(404);

@@ -39,7 +39,7 @@ export const distribution: OperationGroup = {
       does:
         'One release, always the same bytes. Older releases come from the release store, checked against their ' +
         'recorded SHA-256 first (502 on a mismatch, nothing served). An unknown version is 404.',
-      params: { cli_artifact: 'rde', version: '0.1.0' },
+      params: { cli_artifact: 'rde', version: '0.2.0' },
     },
     'GET /api/v2/npm/{package_name}': {
       summary: 'A package document (npm proxy)',
