@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { api, NOT_AUTHENTICATED, sandboxCounters, type ApiResponse } from '../e2e/api';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
 
@@ -35,6 +36,21 @@ describe(`spec: Errors (${mode})`, () => {
     );
     expect(operations.filter((operation) => !('431' in operation.responses))).toEqual([]);
     expect(await balance()).toBe(before);
+  });
+
+  test('bytes that are not HTTP get 400 in the error body before any route runs', async () => {
+    const { port } = new URL(rde.baseUrl);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+      detail: 'the request is not valid HTTP',
+    });
   });
 
   describe('422 validation-error body', () => {
