@@ -40,14 +40,15 @@ describe(`dataset enrichment run controls (${mode})`, () => {
   const ended = (key: string, runId: string) => endedRun(key, runId, 120_000);
 
   test('cancel: chunks not started walk nothing, the run ends cancelled, only what was found is billed', async () => {
-    const key = await workspace();
-    await knobs('mailfinder', { latency_ms: { median: 800, p95: 800 } });
+    const [key, stranger] = [await workspace(), await workspace()];
+    // Slow enough that, on a loaded machine too, chunks are still waiting when the cancel lands.
+    await knobs('mailfinder', { latency_ms: { median: 1500, p95: 1500 } });
     const rows = await peopleRows(11_000, 80);
     const started = await start(key, rows);
     expect(started.body._meta.status).toBe('running');
     const runId = started.body._meta.run_id as string;
     // Another workspace can neither see nor cancel it.
-    expect((await cancel(await workspace(), runId)).status).toBe(404);
+    expect((await cancel(stranger, runId)).status).toBe(404);
 
     const cancelled = await cancel(key, runId);
     expect(cancelled.status).toBe(200);

@@ -24,7 +24,8 @@ const ATTEMPTS = 8;
 /**
  * Creates a workflow by name or stores a changed definition as version N+1 (decision 0072). The
  * version document is written first (its `_id` is taken once), then the head moves from N; a
- * version left without its head (a crash between the two writes) is rolled forward by the next apply.
+ * version left without its head (a crash between the two writes) is rolled forward by the next apply,
+ * and the apply that wrote it answers that version whoever moved the head.
  */
 export class ApplyWorkflow {
   constructor(
@@ -48,10 +49,10 @@ export class ApplyWorkflow {
         hash,
         createdAt: this.clock.now(),
       };
-      if (
-        (await this.workflows.insertVersion(version)) &&
-        (await this.workflows.advance(head.id, head.latestVersion, version))
-      ) {
+      if (await this.workflows.insertVersion(version)) {
+        // Version N+1 is ours alone (its _id is taken once), so the head leaves N only onto it: if
+        // this advance loses, a concurrent apply's roll-forward already moved the head here.
+        await this.workflows.advance(head.id, head.latestVersion, version);
         // Whoever stores version 1 created the workflow, whichever request claimed its name.
         return this.answer(head, version.version, true, version.version === 1);
       }
