@@ -1,15 +1,16 @@
 import {
+  answerJsonOf,
   chargeIdOf,
   errors,
+  failureJsonOf,
   heldOrThrow,
-  httpError,
   isRunId,
   meteringAfter,
   newRunId,
+  storedAnswerOf,
   totalOf,
   type Account,
   type Caller,
-  type ErrorBody,
   type Logger,
   type PaidRunKit,
   type PaidRunRef,
@@ -97,11 +98,11 @@ export class ToolCalls {
     });
     if (earlier) {
       if (!sameCall(earlier, run)) throw errors.conflict({ detail: `run_id ${run.id} belongs to another call` });
-      if (earlier.status !== 'running') return answerOf(earlier);
+      if (earlier.status !== 'running') return storedAnswerOf<ToolCallResult>(earlier);
     }
     const account = await this.reserve(run, worstCase, earlier === undefined);
     const result = await this.callAndFinish(run, account, worstCase);
-    return result ?? answerOf(await this.finishedRun(run.id));
+    return result ?? storedAnswerOf<ToolCallResult>(await this.finishedRun(run.id));
   }
 
   /**
@@ -130,7 +131,7 @@ export class ToolCalls {
         charges,
         datasetId: persisted?.datasetId,
         rowCount: persisted?.rowCount,
-        fields: { answer_json: JSON.stringify(result) },
+        fields: { answer_json: answerJsonOf(result) },
       };
       return (await this.finish(run, outcome)) ? result : undefined;
     } catch (error) {
@@ -146,12 +147,11 @@ export class ToolCalls {
    */
   private async fail(run: Run, error: unknown): Promise<void> {
     const failure = publicFailure(run.target, error, run.id);
-    const answer = { error: { status: failure.httpStatus, body: failure.body } };
     const outcome: RunOutcome = {
       status: 'failed',
       charges: [],
       error: String(error),
-      fields: { answer_json: JSON.stringify(answer) },
+      fields: { answer_json: failureJsonOf(failure) },
     };
     const finished = await this.finish(run, outcome).catch((writeError: unknown) => {
       this.deps.logger.error({ err: writeError, runId: run.id }, 'could not record the failed tool call');
@@ -219,14 +219,6 @@ function sameCall(earlier: RunDocument, run: Run): boolean {
     earlier.tool === run.target.provider.tool &&
     earlier.method === run.target.method.name
   );
-}
-
-/** What a finished run answered: its result, or its failure thrown again. */
-function answerOf(finished: RunDocument): ToolCallResult {
-  if (!finished.answer_json) throw errors.conflict({ detail: `run ${finished._id} already finished` });
-  const answer = JSON.parse(finished.answer_json) as ToolCallResult | { error: { status: number; body: ErrorBody } };
-  if ('error' in answer) throw httpError(answer.error.status, answer.error.body);
-  return answer;
 }
 
 function dryRun(target: ResolvedMethod, parameters: ResolvedParameters, name: string): ToolCallResult {

@@ -1,5 +1,4 @@
 import {
-  DuplicateKeyError,
   PaidRunRepository,
   type Clock,
   type DocumentStore,
@@ -34,23 +33,5 @@ export class RunRepository extends PaidRunRepository<RunDocument> {
     const runs = store.collection<RunDocument>('runs');
     await runs.createIndex({ keys: { workspace_id: 1, created_at: -1 } });
     return new RunRepository(runs, clock);
-  }
-
-  /** Starts the run; when its id is already taken (a retried call), returns the run found instead. */
-  async startOrFind(run: NewRun): Promise<RunDocument | undefined> {
-    try {
-      await this.start(run);
-      return undefined;
-    } catch (error) {
-      if (!(error instanceof DuplicateKeyError)) throw error;
-    }
-    const found = await this.get(run._id);
-    if (!found) throw new Error(`run ${run._id} was neither started nor found`);
-    return found;
-  }
-
-  /** Removes a run refused before anything was held, so a retry of the call starts it afresh. */
-  async forget(runId: string): Promise<void> {
-    await this.runs.deleteOne({ _id: runId, status: 'running' });
   }
 }

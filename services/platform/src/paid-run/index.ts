@@ -6,3 +6,4 @@ export * from './settlement';
 export * from './run-repository';
 export * from './leases';
 export * from './kit';
+export * from './stored-answer';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock';
+import { DuplicateKeyError } from '../ports/document-store';
 import { outboxPush, type NewOutboxEvent } from '../outbox';
 import type { Collection } from '../ports/document-store';
 import { totalOf, type PaidRunCharge } from './charges';
@@ -93,6 +94,25 @@ export class PaidRunRepository<T extends PaidRunDocument> {
       },
     );
     return result.matched === 1;
+  }
+
+  /** Starts the run; when its id is already taken (a retried call), returns the run found instead. */
+  async startOrFind(run: Parameters<PaidRunRepository<T>['start']>[0]): Promise<T | undefined> {
+    try {
+      await this.start(run);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    }
+    const id = run._id as string;
+    const found = await this.get(id);
+    if (!found) throw new Error(`run ${id} was neither started nor found`);
+    return found;
+  }
+
+  /** Removes a run refused before anything was held, so a retry of the call starts it afresh. */
+  async forget(runId: string): Promise<void> {
+    await this.runs.deleteOne({ _id: runId, status: 'running' } as Partial<T>);
   }
 
   get(runId: string): Promise<T | null> {
