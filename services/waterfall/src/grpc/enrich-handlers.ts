@@ -27,6 +27,7 @@ export function enrichHandlers(deps: EnrichHandlerDependencies): EnrichHandlers 
           payload: jsonField(request.payloadJson, 'payload'),
           rows: jsonField(request.rowsJson, 'rows'),
           dryRun: request.dryRun,
+          callerRunId: request.runId,
         },
         caller,
       );

@@ -21,8 +21,8 @@ export function waterfallHandlers(
 ): Handlers<typeof waterfall.WaterfallServiceService> {
   return {
     ...enrichHandlers(deps),
-    async searchPeople({ bodyJson }, { caller }) {
-      const { result, meta } = await deps.peopleSearch.search(jsonObject(bodyJson), caller);
+    async searchPeople({ bodyJson, runId }, { caller }) {
+      const { result, meta } = await deps.peopleSearch.search(jsonObject(bodyJson), caller, runId);
       return { resultJson: Buffer.from(JSON.stringify(result)), meta: metaView(meta) };
     },
     ...qualifyHandlers(deps.qualifier, deps.qualifyRuns),

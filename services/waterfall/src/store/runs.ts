@@ -15,6 +15,8 @@ export interface RunDocument extends PaidRunDocument {
   waterfall: string;
   /** The steps as the client saw them, for support and audits. */
   steps?: unknown[];
+  /** What the call answered (a search's result and `_meta`), for a repeat with the same run id. */
+  answer_json?: string;
 }
 
 export type NewRun = Pick<

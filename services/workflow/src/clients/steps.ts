@@ -30,16 +30,17 @@ const milli = (amount: common.Credits | undefined) => amount?.millicredits ?? 0;
 
 /**
  * A step's calls over the services' own gRPC contracts (never their HTTP routes): the catalog's
- * CallTool for `<tool>.<method>` (its run id is the step item's deterministic id, so a repeated
- * call is charged once), and the waterfall's search, enrichment and qualify.
+ * CallTool for `<tool>.<method>`, and the waterfall's search, enrichment and qualify. Paid calls
+ * carry the step item's deterministic id, so the call repeated by a replica taking the run over
+ * joins the first one and is charged once.
  */
 export function stepCalls(addresses: AddressBook, deadlineMs: number): StepCalls {
   const tools = createClient(catalog.CatalogServiceService, { address: addresses.get('catalog'), deadlineMs });
   const walks = createClient(waterfall.WaterfallServiceService, { address: addresses.get('waterfall'), deadlineMs });
   const byName: Record<string, (step: StepCall) => Promise<StepCallResult>> = {
-    'search.people_search': async ({ input, dryRun, caller }) => {
+    'search.people_search': async ({ input, dryRun, caller, callId }) => {
       const { resultJson, meta } = await walks.rpc.searchPeople(
-        { bodyJson: bytes({ ...input, ...(dryRun && { dry_run: true }) }) },
+        { bodyJson: bytes({ ...input, ...(dryRun && { dry_run: true }) }), runId: callId },
         { caller },
       );
       return answer(parsed(resultJson), publicJson.searchMeta(meta!), milli(meta?.charged), meta?.wouldChargeCredits);
@@ -84,6 +85,7 @@ export function stepCalls(addresses: AddressBook, deadlineMs: number): StepCalls
           payloadJson: bytes(step.input.payload),
           rowsJson: bytes(step.input.rows),
           dryRun: step.dryRun,
+          runId: step.callId,
         },
         { caller: step.caller },
       );

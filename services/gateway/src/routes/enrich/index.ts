@@ -34,13 +34,19 @@ interface EnrichBody {
  */
 export async function enrichRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
   const { waterfall: waterfallClient } = deps.clients;
-  const enrich = async (capability: string, body: EnrichBody, caller: Caller) => {
+  const enrich = async (
+    capability: string,
+    body: EnrichBody,
+    { caller, idempotentRunId }: { caller: Caller; idempotentRunId?: string },
+  ) => {
     const { resultJson, meta } = await waterfallClient.enrich(
       {
         capability,
         payloadJson: jsonBytes(body.payload),
         rowsJson: jsonBytes(body.rows),
         dryRun: body.dry_run === true || body.preview === true,
+        // Keyed by an Idempotency-Key, the retry after this gateway died joins the same run.
+        runId: idempotentRunId ?? '',
       },
       { caller, deadlineMs: ENRICH_DEADLINE_MS },
     );
@@ -50,14 +56,14 @@ export async function enrichRoutes(app: FastifyInstance, deps: GatewayDependenci
   app.post<{ Params: { capability: string }; Body: EnrichBody }>(
     '/enrich/:capability',
     { config: { idempotency: 'header' }, schema: { params: capabilityParams, body: enrichBody, response: responses } },
-    async (request) => enrich(request.params.capability, request.body ?? {}, request.caller),
+    async (request) => enrich(request.params.capability, request.body ?? {}, request),
   );
 
   for (const capability of ENRICH_CAPABILITIES) {
     app.post<{ Body: EnrichBody }>(
       filled(ROUTES.enrichTool, { capability }),
       { config: { idempotency: 'header' }, schema: { body: toolBody, response: responses } },
-      async (request) => enrich(capability, request.body ?? {}, request.caller),
+      async (request) => enrich(capability, request.body ?? {}, request),
     );
   }
 

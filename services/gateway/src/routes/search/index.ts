@@ -13,9 +13,10 @@ const responses = { 200: searchResult, ...errorResponses(402) };
 
 /** People search (spec "Search"), and the same search as the `people_search` waterfall tool. */
 export async function searchRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
-  const search = async (body: object, { caller }: { caller: Caller }) => {
+  const search = async (body: object, { caller, idempotentRunId }: { caller: Caller; idempotentRunId?: string }) => {
     const { resultJson, meta } = await deps.clients.waterfall.searchPeople(
-      { bodyJson: Buffer.from(JSON.stringify(body)) },
+      // Keyed by an Idempotency-Key, the retry after this gateway died joins the same search.
+      { bodyJson: Buffer.from(JSON.stringify(body)), runId: idempotentRunId ?? '' },
       { caller, deadlineMs: SEARCH_DEADLINE_MS },
     );
     return { ...(JSON.parse(resultJson.toString('utf8')) as object), _meta: publicJson.searchMeta(meta!) };

@@ -36,6 +36,7 @@ const enrichmentTools: McpTool[] = ENRICH_CAPABILITIES.map((capability) => ({
         payloadJson: jsonBytes(args.payload),
         rowsJson: jsonBytes(args.rows),
         dryRun: args.dry_run === true,
+        runId: '',
       },
       { caller, deadlineMs: WATERFALL_DEADLINE_MS },
     );

@@ -14,7 +14,7 @@ export const SEARCH_TOOLS: readonly McpTool[] = [
     spends: true,
     async run(clients, caller, args) {
       const { resultJson, meta } = await clients.waterfall.searchPeople(
-        { bodyJson: jsonBytes(args) },
+        { bodyJson: jsonBytes(args), runId: '' },
         { caller, deadlineMs: WATERFALL_DEADLINE_MS },
       );
       return { ...(parseJson(resultJson, {}) as object), _meta: publicJson.searchMeta(meta!) };

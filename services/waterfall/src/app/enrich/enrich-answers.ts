@@ -20,10 +20,18 @@ export class EnrichAnswers {
   async replay(firstRunId: string, caller: Caller): Promise<EnrichResult> {
     const first = await this.deps.runs.find(caller.workspaceId, firstRunId);
     if (!first) throw errors.notFound('the replayed run is gone');
-    const results = first.status === 'running' ? [] : await datasetRowsOf(this.deps.clients, first, caller);
+    const { result, meta } = await this.joined(first, caller);
+    return { result: { results: result.results }, meta: { ...meta, charged: 0, creditsCharged: 0, replayed: true } };
+  }
+
+  /** A repeat of the same call (its caller's run id): the run as it stands, with what it charged. */
+  async joined(run: EnrichRunDocument, caller: Caller): Promise<EnrichResult> {
+    const rows = run.status === 'running' ? [] : await datasetRowsOf(this.deps.clients, run, caller);
+    const single = rows.length === 1 ? rows[0]! : undefined;
+    const charged = run.charged_millicredits;
     return {
-      result: { results },
-      meta: { ...(await this.runMeta(first)), charged: 0, creditsCharged: 0, replayed: true },
+      result: { results: rows, ...(single && { steps: single.steps, hit: single.hit }) },
+      meta: { ...(await this.runMeta(run)), charged, creditsCharged: charged },
     };
   }
 

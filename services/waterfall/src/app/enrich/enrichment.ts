@@ -1,5 +1,7 @@
 import {
+  DuplicateKeyError,
   errors,
+  isRunId,
   type Account,
   type CapRefusal,
   type Caller,
@@ -9,7 +11,7 @@ import {
   type RunLeases,
 } from '@rde/platform';
 import { CHAINS, isCapability, type Chain } from '../../domain/enrich/chains';
-import { enrichDatasetIdOf, newEnrichRunId, replayKeyOf } from '../../domain/enrich/ids';
+import { enrichDatasetIdOf, enrichRunIdOf, newEnrichRunId, replayKeyOf } from '../../domain/enrich/ids';
 import { rowsOf } from '../../domain/enrich/request';
 import { subjectOf } from '../../domain/enrich/subject';
 import { cappedWalk, spendingCapWarning } from '../../domain/enrich/spending-cap';
@@ -29,7 +31,13 @@ export interface EnrichRequest {
   /** Up to 100 rows, or undefined; exclusive with payload. */
   readonly rows?: unknown;
   readonly dryRun: boolean;
+  /** The caller's id for this call (a keyed request, a workflow step), or '': a repeat joins its run. */
+  readonly callerRunId: string;
 }
+
+/** How long a repeated single-row call waits for the first one's run to end, as the call itself would. */
+const JOIN_WAIT_MS = 60_000;
+const JOIN_POLL_MS = 250;
 
 export interface EnrichmentDependencies {
   readonly runs: EnrichRunRepository;
@@ -63,6 +71,9 @@ export class Enrichment {
     if (!isCapability(request.capability)) {
       throw errors.notFound(`unknown enrichment capability: ${request.capability}`);
     }
+    if (request.callerRunId && !isRunId(request.callerRunId)) {
+      throw errors.badRequest({ detail: 'run_id must be run_ followed by 24 hexadecimal digits' });
+    }
     const chain = CHAINS[request.capability];
     const rows = rowsOf(request);
     const worstPerRow = await worstCasePerRow(this.deps.providers, chain);
@@ -72,7 +83,11 @@ export class Enrichment {
         meta: { wouldCharge: worstPerRow * rows.length, wouldCall: chain.steps.map(stepName).join(' → ') },
       };
     }
-    const runId = newEnrichRunId();
+    const runId = request.callerRunId ? enrichRunIdOf(caller.workspaceId, request.callerRunId) : newEnrichRunId();
+    const joined = request.callerRunId
+      ? await this.join(runId, chain, caller, request.payload !== undefined)
+      : undefined;
+    if (joined) return joined;
     const replayKey = request.rows !== undefined ? replayKeyOf(caller.workspaceId, chain.capability, rows) : undefined;
     if (replayKey && !(await this.deps.replayKeys.setIfAbsent(replayKey, runId, this.deps.replayWindowMs))) {
       const first = await this.deps.replayKeys.get(replayKey);
@@ -104,26 +119,56 @@ export class Enrichment {
       },
       { caller },
     );
-    await this.deps.runs.start({
-      _id: runId,
-      workspace_id: caller.workspaceId,
-      user_id: caller.userId,
-      session_id: caller.sessionId,
-      capability: chain.capability,
-      dataset_id: datasetId,
-      total: rows.length,
-      reserved_millicredits: held,
-      rows,
-      ...(refusal && {
-        capped_from: heldRows,
-        warnings: [spendingCapWarning(chain, rows.length - heldRows, refusal)],
-      }),
-      ...this.deps.leases.leaseFor(this.deps.owner),
-    });
+    const started = await this.deps.runs
+      .start({
+        _id: runId,
+        workspace_id: caller.workspaceId,
+        user_id: caller.userId,
+        session_id: caller.sessionId,
+        capability: chain.capability,
+        dataset_id: datasetId,
+        total: rows.length,
+        reserved_millicredits: held,
+        rows,
+        ...(refusal && {
+          capped_from: heldRows,
+          warnings: [spendingCapWarning(chain, rows.length - heldRows, refusal)],
+        }),
+        ...this.deps.leases.leaseFor(this.deps.owner),
+      })
+      .then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof DuplicateKeyError) return false;
+          throw error;
+        },
+      );
+    // A repeat of this call got here first (both hold and write the dataset under the same ids).
+    if (!started) return (await this.join(runId, chain, caller, request.payload !== undefined))!;
     const live = this.deps.walks.start({ runId, datasetId, caller, chain, rows, subjects, cappedFrom: heldRows });
     if (request.payload !== undefined) await live.finished;
     else await Promise.race([live.finished, this.deps.sleep(this.deps.detachMs)]);
     return this.deps.answers.view(runId, datasetId, caller, live, account, held);
+  }
+
+  /**
+   * A repeat of a call its caller named: that call's run as it stands (a single row waits for its
+   * end, as the call itself does), charged what it charged; undefined when there is none yet.
+   */
+  private async join(
+    runId: string,
+    chain: Chain,
+    caller: Caller,
+    waitForEnd: boolean,
+  ): Promise<EnrichResult | undefined> {
+    let run = await this.deps.runs.find(caller.workspaceId, runId);
+    if (!run) return undefined;
+    if (run.capability !== chain.capability) throw errors.conflict({ detail: 'run_id belongs to another call' });
+    for (let waited = 0; waitForEnd && run.status === 'running' && waited < JOIN_WAIT_MS; waited += JOIN_POLL_MS) {
+      await this.deps.sleep(JOIN_POLL_MS);
+      run = (await this.deps.runs.find(caller.workspaceId, runId)) ?? run;
+    }
+    return this.deps.answers.joined(run, caller);
   }
 
   /**

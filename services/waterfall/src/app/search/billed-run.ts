@@ -1,5 +1,9 @@
 import {
+  errors,
+  failureJsonOf,
   meteringAfter,
+  RdeError,
+  storedAnswerOf,
   type Caller,
   type CreditHolds,
   type PaidRunKit,
@@ -44,6 +48,20 @@ export class BilledRuns {
    * session at its cap. A walk that cannot cost anything (every step decided without a call) holds
    * and records nothing.
    */
+  /**
+   * What an earlier call with this caller-minted run id answered once it ended (a repeat after the
+   * caller died): undefined when there was none or it is still walking (the repeat walks again under
+   * the same hold and charge ids, and only one finish is written).
+   */
+  async answered<T extends object>(runId: string, waterfall: string, caller: Caller): Promise<T | undefined> {
+    const earlier = await this.deps.runs.get(runId);
+    if (!earlier) return undefined;
+    if (earlier.workspace_id !== caller.workspaceId || earlier.waterfall !== waterfall) {
+      throw errors.conflict({ detail: `run_id ${runId} belongs to another call` });
+    }
+    return earlier.status === 'running' ? undefined : storedAnswerOf<T>(earlier);
+  }
+
   async open(runId: string, waterfall: string, caller: Caller, worstCase: number): Promise<OpenRun | RunRefusal> {
     if (worstCase <= 0) {
       const { balance, reserved } = await this.holds.account(caller);
@@ -55,7 +73,8 @@ export class BilledRuns {
       if (reason === 'spending_cap_reached') throw hold.refused.error;
       return { refused: reason };
     }
-    await this.deps.runs.start({
+    // A repeat of a call whose walk was cut short finds its run started: it walks it again.
+    await this.deps.runs.startOrFind({
       _id: runId,
       waterfall,
       workspace_id: caller.workspaceId,
@@ -66,19 +85,23 @@ export class BilledRuns {
     return { id: runId, waterfall, caller, held: hold.held, ...hold.account };
   }
 
-  /** Writes the outcome with its settlement, then publishes it without making the answer wait for Kafka. */
-  async finish(run: OpenRun, outcome: PaidRunOutcome): Promise<void> {
-    if (run.held === 0) return; // nothing held, nothing to settle
-    await this.deps.kit.finish(refOf(run), { charges: outcome.charges }, (settlement) =>
+  /**
+   * Writes the outcome with its settlement, then publishes it without making the answer wait for
+   * Kafka; false when another attempt of the same call finished the run first (nothing written).
+   */
+  async finish(run: OpenRun, outcome: PaidRunOutcome): Promise<boolean> {
+    if (run.held === 0) return true; // nothing held, nothing to settle
+    return this.deps.kit.finish(refOf(run), { charges: outcome.charges }, (settlement) =>
       this.deps.runs.finish(run.id, outcome, settlement),
     );
   }
 
-  /** Finishes a run that broke on our side: nothing charged, the hold released. */
+  /** Finishes a run that broke on our side: nothing charged, the hold released, a public failure kept. */
   async abandon(run: OpenRun, error: unknown): Promise<void> {
     if (run.held === 0) return;
+    const kept = error instanceof RdeError ? { answer_json: failureJsonOf(error) } : undefined;
     await this.deps.kit.release(refOf(run), (settlement) =>
-      this.deps.runs.finish(run.id, { status: 'failed', charges: [], error: String(error) }, settlement),
+      this.deps.runs.finish(run.id, { status: 'failed', charges: [], error: String(error), fields: kept }, settlement),
     );
   }
 }

@@ -1,4 +1,4 @@
-import { errors, newRunId, totalOf, type Caller, type Logger } from '@rde/platform';
+import { answerJsonOf, errors, isRunId, newRunId, totalOf, type Caller, type Logger } from '@rde/platform';
 import type { WaterfallClients } from '../../clients';
 import {
   newRecord,
@@ -38,14 +38,24 @@ export class PeopleSearch {
     this.providers = new SearchProviders(deps.clients.catalog, deps.logger, deps.stepDeadlineMs);
   }
 
-  async search(body: Record<string, unknown>, caller: Caller | undefined): Promise<SearchAnswer> {
+  /**
+   * `callerRunId` names the search for a caller that may repeat it (a keyed request, a workflow
+   * step): a repeat answers what the ended search answered, or walks a cut-short one again.
+   */
+  async search(body: Record<string, unknown>, caller: Caller | undefined, callerRunId = ''): Promise<SearchAnswer> {
     if (!caller?.workspaceId) throw errors.unauthenticated();
+    if (callerRunId && !isRunId(callerRunId)) {
+      throw errors.badRequest({ detail: 'run_id must be run_ followed by 24 hexadecimal digits' });
+    }
     const request = await searchRequestOf(body, async () =>
       (await this.deps.clients.catalog.getWaterfall({ tool: PEOPLE_SEARCH })).steps.map(searchStepOf),
     );
     const worstCase = request.chain.reduce((sum, step) => sum + stepWorstCase(step, request), 0);
     if (request.preview) return previewAnswer(request, worstCase);
-    const run = await this.deps.billedRuns.open(newRunId(), PEOPLE_SEARCH, caller, worstCase);
+    const answered =
+      callerRunId && (await this.deps.billedRuns.answered<SearchAnswer>(callerRunId, PEOPLE_SEARCH, caller));
+    if (answered) return answered;
+    const run = await this.deps.billedRuns.open(callerRunId || newRunId(), PEOPLE_SEARCH, caller, worstCase);
     if ('refused' in run) return nothingHeld(request, run.refused);
     try {
       return await this.walk(run, request);
@@ -78,14 +88,7 @@ export class PeopleSearch {
     const rows = request.coverage === 'single' ? walk.people.rows.slice(0, request.limit) : walk.people.rows;
     const charged = totalOf(walk.charges);
     const persisted = charged > 0 && rows.length > 0 ? await this.persist(run, rows) : undefined;
-    await this.deps.billedRuns.finish(run, {
-      status: 'succeeded',
-      charges: walk.charges,
-      datasetId: persisted,
-      rowCount: persisted ? rows.length : undefined,
-      fields: { steps: walk.steps },
-    });
-    return {
+    const answer: SearchAnswer = {
       result: { results: rows, steps: walk.steps, hit: rows.length > 0 },
       meta: {
         charged,
@@ -96,6 +99,21 @@ export class PeopleSearch {
         warnings: warningsOf(request, rows),
       },
     };
+    const finished = await this.deps.billedRuns.finish(run, {
+      status: 'succeeded',
+      charges: walk.charges,
+      datasetId: persisted,
+      rowCount: persisted ? rows.length : undefined,
+      fields: { steps: walk.steps, answer_json: answerJsonOf(answer) },
+    });
+    // Another attempt of the same call finished first: both answer what was billed.
+    return finished ? answer : this.answerOfFinished(run);
+  }
+
+  private async answerOfFinished(run: OpenRun): Promise<SearchAnswer> {
+    const answered = await this.deps.billedRuns.answered<SearchAnswer>(run.id, PEOPLE_SEARCH, run.caller);
+    if (!answered) throw new Error(`search ${run.id} finished but its answer is gone`);
+    return answered;
   }
 
   /** Rule 4: the steps that could not express some fields run once more without them. */

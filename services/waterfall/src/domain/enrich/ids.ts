@@ -5,6 +5,14 @@ export function newEnrichRunId(): string {
   return `enr_${randomBytes(12).toString('hex')}`;
 }
 
+/**
+ * The run of a call its caller named (an Idempotency-Key's or a workflow step's run id): a repeat of
+ * the call finds the same run, in the same workspace only.
+ */
+export function enrichRunIdOf(workspaceId: string, callerRunId: string): string {
+  return `enr_${sha256(`enrich-call:${workspaceId}:${callerRunId}`).slice(0, 24)}`;
+}
+
 /** The dataset of a run's rows: derived from the run id, so a retried create converges. */
 export function enrichDatasetIdOf(runId: string): string {
   return `ds_${sha256(`enrich:${runId}`).slice(0, 24)}`;
