@@ -29,23 +29,8 @@ export function threeStep(name: string, trigger: 'manual' | 'webhook' = 'manual'
       },
     },
     steps: [
-      {
-        id: 'find',
-        uses: 'search.people_search',
-        with: { titles: ['Software Engineer'], locations: ['{{input.city}}'], limit: 2 },
-      },
-      {
-        id: 'emails',
-        uses: 'enrich.email_enrichment',
-        for_each: { items: '{{steps.find.output.results}}', max_items: 5 },
-        with: {
-          payload: {
-            first_name: '{{item.first_name}}',
-            last_name: '{{item.last_name}}',
-            company_domain: '{{item.company_domain}}',
-          },
-        },
-      },
+      findStep(2),
+      emailsStep(5),
       {
         id: 'score',
         uses: 'qualify',
@@ -57,6 +42,31 @@ export function threeStep(name: string, trigger: 'manual' | 'webhook' = 'manual'
       },
     ],
     output: { run: '{{run.id}}', city: '{{input.city}}', first: '{{steps.find.output.results.0.full_name}}' },
+  };
+}
+
+/** A paid search for software engineers in the input's city, `limit` people at most. */
+export function findStep(limit: number) {
+  return {
+    id: 'find',
+    uses: 'search.people_search',
+    with: { titles: ['Software Engineer'], locations: ['{{input.city}}'], limit },
+  };
+}
+
+/** The work email of each person the `find` step found, `maxItems` at most. */
+export function emailsStep(maxItems: number) {
+  return {
+    id: 'emails',
+    uses: 'enrich.email_enrichment',
+    for_each: { items: '{{steps.find.output.results}}', max_items: maxItems },
+    with: {
+      payload: {
+        first_name: '{{item.first_name}}',
+        last_name: '{{item.last_name}}',
+        company_domain: '{{item.company_domain}}',
+      },
+    },
   };
 }
 
