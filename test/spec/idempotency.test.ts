@@ -1,5 +1,5 @@
 import { api, sandboxCounters, type ApiResponse } from '../e2e/api';
-import { mode, startRde, type RunningRde } from '../e2e/harness';
+import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
 import { mcpClient } from '../e2e/mcp-client';
 import { enrichmentSupport, rowOf, type Person } from './enrichment-support';
 
@@ -214,6 +214,36 @@ describe(`Idempotency-Key on paid requests (${mode})`, () => {
     expect(await vendorRequests()).toBe(vendorsBefore);
     await settled(key);
     expect(await charges(key)).toEqual(ledgerAfterFirst);
+  });
+
+  test('a workflow call is replayed too: one run queued, worked and charged once', async () => {
+    const key = await workspace();
+    const workflow = {
+      name: `idem-${keys}`,
+      trigger: { type: 'manual' },
+      steps: [{ id: 'verify', uses: 'verimail.verify', with: { email: 'idem@example.com' } }],
+    };
+    expect((await api(rde, 'POST', '/api/v2/workflows/apply', { key, body: workflow })).status).toBe(201);
+    const headers = { 'idempotency-key': freshKey() };
+    const body = { workflow: workflow.name };
+    const { result: answers, calls: made } = await callsDuring(async () => {
+      const first = await api(rde, 'POST', '/api/v2/workflows/call', { key, headers, body });
+      const retry = await api(rde, 'POST', '/api/v2/workflows/call', { key, headers, body });
+      await waitUntil(
+        async () =>
+          (await api(rde, 'GET', `/api/v2/workflows/runs?limit=5`, { key })).body.runs[0]?.status === 'succeeded',
+        60_000,
+        200,
+      );
+      return [first, retry];
+    });
+    expect(answers.map((answer) => answer.status)).toEqual([202, 202]);
+    expect(answers[1]!.text).toBe(answers[0]!.text);
+    expect(answers[1]!.headers.get('idempotent-replayed')).toBe('true');
+    expect((await api(rde, 'GET', '/api/v2/workflows/runs', { key })).body.total).toBe(1);
+    expect(made).toEqual({ 'verimail.verify': 1 });
+    await settled(key);
+    expect(await charges(key)).toHaveLength(1);
   });
 
   test('MCP tools/call takes the key in _meta["io.rde/idempotency-key"]: the retry gets the first result', async () => {

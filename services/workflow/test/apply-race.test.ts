@@ -1,29 +1,9 @@
-import { InMemoryDocumentStore, ManualClock, type Caller } from '@rde/platform';
-import { ApplyWorkflow } from '../src/app/apply-workflow';
-import type { LintWorkflow } from '../src/app/lint-workflow';
-import { DefinitionShape } from '../src/domain/shape';
-import { WorkflowsRepository } from '../src/store/workflows';
-
-/** Lint is not under test here: shape-checked definitions pass as they are. */
-const shape = new DefinitionShape();
-const passingLint = {
-  lint: async (json: Uint8Array) => {
-    const shaped = shape.check(Buffer.from(json).toString(), { allowBare: true });
-    if (!shaped.ok) throw new Error(JSON.stringify(shaped.problems));
-    return { definition: shaped.definition };
-  },
-} as unknown as LintWorkflow;
-
-const caller = { workspaceId: 'ws_race', userId: 'usr_race' } as Caller;
-const step = { id: 'find', uses: 'search.people_search', with: { titles: ['cto'] } };
-const definition = (description: string) =>
-  Buffer.from(JSON.stringify({ name: 'raced', description, trigger: { type: 'manual' }, steps: [step] }));
+import { caller, definition, workflowsUnderTest } from './support';
 
 describe('apply: two replicas interleaving on one workflow', () => {
   test("an apply whose head move is beaten by another's roll-forward answers the version it wrote, once", async () => {
-    const workflows = await WorkflowsRepository.open(new InMemoryDocumentStore());
-    const apply = new ApplyWorkflow(passingLint, workflows, new ManualClock());
-    const first = await apply.apply(definition('v1'), caller);
+    const { workflows, apply } = await workflowsUnderTest();
+    const first = await apply.apply(definition('raced', 'v1'), caller);
     expect(first.workflow.version.version).toBe(1);
 
     // A writes version 2, then stalls before moving the head; B arrives meanwhile.
@@ -35,9 +15,9 @@ describe('apply: two replicas interleaving on one workflow', () => {
       if (stalls-- > 0) await aStalled;
       return advance(...args);
     };
-    const a = apply.apply(definition('from A'), caller);
+    const a = apply.apply(definition('raced', 'from A'), caller);
     await new Promise((resolve) => setImmediate(resolve));
-    const b = await apply.apply(definition('from B'), caller);
+    const b = await apply.apply(definition('raced', 'from B'), caller);
     releaseA();
     const aApplied = await a;
 

@@ -1,4 +1,4 @@
-import { errors, type Clock, type Logger } from '@rde/platform';
+import { DuplicateKeyError, errors, type Clock, type Logger } from '@rde/platform';
 import type { InputCheck } from '../domain/input-check';
 import { newRunId, pendingSteps, type RunMode, type RunRecord } from '../domain/run';
 import type { WorkflowSummary } from '../domain/workflow';
@@ -10,6 +10,8 @@ export interface RunOrder {
   readonly input: Record<string, unknown>;
   readonly mode: RunMode;
   readonly source: string;
+  /** The run's id when its caller named the call (a repeat then finds this run); else a new one. */
+  readonly runId?: string;
 }
 
 /**
@@ -40,7 +42,7 @@ export class QueueRun {
     const issues = this.inputs.issues(`${head.id}:${version.version}`, definition.input?.schema, order.input);
     if (issues.length > 0) throw errors.validation(issues);
     const run: RunRecord = {
-      id: newRunId(),
+      id: order.runId ?? newRunId(),
       workspaceId: head.workspaceId,
       workflowId: head.id,
       workflowName: head.name,
@@ -53,10 +55,26 @@ export class QueueRun {
       cancelRequested: false,
       createdAt: this.clock.now(),
     };
-    await this.runs.insert(run);
+    const repeated = await this.insertOrFind(run);
+    if (repeated) return repeated;
     await this.queue
       .publish(run.id, run.workspaceId)
       .catch((error: unknown) => this.logger.warn({ err: error, runId: run.id }, 'run left for the workers sweep'));
     return run;
+  }
+
+  /** Writes the run; a repeat of a named call answers the run the first one wrote instead. */
+  private async insertOrFind(run: RunRecord): Promise<RunRecord | undefined> {
+    try {
+      await this.runs.insert(run);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    }
+    const first = await this.runs.get(run.id);
+    if (!first || first.workspaceId !== run.workspaceId || first.workflowId !== run.workflowId) {
+      throw errors.conflict({ detail: 'this call id belongs to another call' });
+    }
+    return first;
   }
 }

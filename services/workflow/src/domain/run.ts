@@ -66,6 +66,11 @@ export function newRunId(): string {
   return `wfr_${randomBytes(12).toString('hex')}`;
 }
 
+/** The run of a call its caller named (an Idempotency-Key's run id): a repeat finds the same run. */
+export function runIdOfCall(workspaceId: string, callerRunId: string): string {
+  return `wfr_${createHash('sha256').update(`workflow-call:${workspaceId}:${callerRunId}`).digest('hex').slice(0, 24)}`;
+}
+
 /**
  * The id of one paid call of a run: the same (run, step, item) always gives the same id, in the
  * catalog's run id format (`run_` + 24 hex digits), so a call repeated after a replica died is

@@ -31,7 +31,8 @@ const parsed = (bytes: Uint8Array): unknown => {
 export function runHandlers(cases: RunUseCases): Pick<Handlers<typeof workflow.WorkflowServiceService>, RunRpcs> {
   return {
     async callWorkflow(request, context) {
-      return answer(await cases.call.call(parsed(request.bodyJson), workspaceCallerOf(context), 'api'));
+      const caller = workspaceCallerOf(context);
+      return answer(await cases.call.call(parsed(request.bodyJson), caller, 'api', request.runId));
     },
 
     async getWorkflowRun(request, context) {

@@ -29,9 +29,16 @@ export async function workflowRunRoutes(app: FastifyInstance, deps: GatewayDepen
 
   app.post<{ Body: object }>(
     ROUTES.workflowCall,
-    { schema: { body: callBody, response: { 202: runSchema, ...errorResponses(404, 409) } } },
+    {
+      config: { idempotency: 'header' },
+      schema: { body: callBody, response: { 202: runSchema, ...errorResponses(404, 409) } },
+    },
     async (request, reply) => {
-      const run = await workflows.callWorkflow({ bodyJson: bytes(request.body ?? {}) }, { caller: request.caller });
+      const run = await workflows.callWorkflow(
+        // Keyed by an Idempotency-Key, the retry after this gateway died answers the same run.
+        { bodyJson: bytes(request.body ?? {}), runId: request.idempotentRunId ?? '' },
+        { caller: request.caller },
+      );
       return reply.code(202).send(runOf(run));
     },
   );

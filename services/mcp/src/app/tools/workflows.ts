@@ -71,7 +71,9 @@ export const WORKFLOW_TOOLS: readonly McpTool[] = [
     spends: true,
     async run(clients, caller, args) {
       const body = { source: 'mcp', ...args };
-      return parsed((await clients.workflow.callWorkflow({ bodyJson: jsonBytes(body) }, { caller })).runJson);
+      return parsed(
+        (await clients.workflow.callWorkflow({ bodyJson: jsonBytes(body), runId: '' }, { caller })).runJson,
+      );
     },
   },
   {
