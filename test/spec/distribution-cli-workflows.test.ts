@@ -213,7 +213,7 @@ describe(`Distribution: rde workflows (${mode})`, () => {
     expect(listed.runs.map((r: any) => [r.id, r.source, r.status])).toEqual([[runId, 'webhook', 'succeeded']]);
   });
 
-  test('cancel: the step in flight finishes and is billed, the rest is cancelled; run shows it', async () => {
+  test('cancel: the step in flight finishes and is billed, the rest is cancelled; run --wait follows it to that end (exit 9)', async () => {
     const key = await workspace();
     const cli = rdeAs(key);
     const id = await applied(key, {
@@ -225,19 +225,21 @@ describe(`Distribution: rde workflows (${mode})`, () => {
       ],
     });
     await knobs('verimail', { latency_ms: { median: 4000, p95: 4000 } });
-    let queued: { id: string };
+    let followed: Awaited<ReturnType<typeof cli>>;
     try {
-      queued = json(await cli(['workflows', 'call', 'cli-cancel']));
+      const queued = json(await cli(['workflows', 'call', 'cli-cancel']));
       await waitUntil(async () => (await run(key, id, queued.id)).steps[0].status === 'running', 60_000, 100);
       const cancelled = await cli(['workflows', 'cancel', queued.id]);
       expect(cancelled.code).toBe(0);
       expect(cancelled.stderr).toMatch(`cancel requested: run ${queued.id} stops before its next step`);
       expect(json(cancelled)).toMatchObject({ id: queued.id, status: 'running', cancel_requested: true });
-      await ended(key, id, queued.id);
+      followed = await cli(['workflows', 'run', queued.id, '--workflow', 'cli-cancel', '--wait']);
+      expect(followed.stderr).toBe(`rde: run ${queued.id} cancelled\n`);
     } finally {
       await resetKnobs();
     }
-    const shown = json(await cli(['workflows', 'run', queued!.id, '--workflow', 'cli-cancel']));
+    expect(followed.code).toBe(9);
+    const shown = json(followed);
     expect(shown.status).toBe('cancelled');
     expect(shown.steps.map((step: any) => [step.id, step.status, step.charged_credits])).toEqual([
       ['slow', 'succeeded', 1],

@@ -30,7 +30,7 @@ def register(actions):
     call.add_argument("pairs", nargs="*", metavar="key=value", help="the run's input")
     call.add_argument("--input", help="the run's input as a JSON object file (- reads stdin)")
     call.add_argument("--dry-run", action="store_true", help="each step's would-charge estimate; no vendor called, nothing spent")
-    call.add_argument("--wait", action="store_true", help="follow the run until it ends, then show its steps")
+    follow_option(call)
     call.set_defaults(run=run_call)
 
     runs = actions.add_parser("runs", help="runs, newest first: one workflow's (name or id), or else the workspace's")
@@ -47,6 +47,12 @@ def register(actions):
         action.add_argument("run_id")
         action.add_argument("--workflow", help="the run's workflow, name or id (else found among the workspace's runs)")
         action.set_defaults(run=run_show if name == "run" else run_cancel)
+        if name == "run":
+            follow_option(action)
+
+
+def follow_option(action):
+    action.add_argument("--wait", action="store_true", help="follow the run until it ends, then show its steps")
 
 
 def run_call(options, api):
@@ -58,11 +64,16 @@ def run_call(options, api):
         "mode": "dry_run" if options.dry_run else "live",
     }
     run = api.post(WORKFLOWS + "/call", body)
-    if not options.wait:
-        note("run %s queued; follow it with: rde workflows run %s" % (run["id"], run["id"]))
-        show_run(options, run)
-        return 0
-    return show_ended(options, follow(api, run))
+    note("run %s queued; follow it with: rde workflows run %s --wait" % (run["id"], run["id"]))
+    return show_followed(options, api, run)
+
+
+def show_followed(options, api, run):
+    """With --wait the run once it ended, and its end as the exit code; otherwise the run as it is."""
+    if options.wait:
+        return show_ended(options, follow(api, run))
+    show_run(options, run)
+    return 0
 
 
 def follow(api, run):
@@ -104,9 +115,7 @@ def run_list(options, api):
 
 
 def run_show(options, api):
-    run = api.get(run_path(run_workflow_id(api, options), options.run_id))
-    show_run(options, run)
-    return 0
+    return show_followed(options, api, api.get(run_path(run_workflow_id(api, options), options.run_id)))
 
 
 def run_cancel(options, api):

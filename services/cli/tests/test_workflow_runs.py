@@ -43,7 +43,7 @@ class WorkflowRuns(WithArchive):
         body = {"workflow": "find-people", "input": {"city": "Berlin", "limit": 3}, "mode": "dry_run"}
         self.assertEqual(requests, [("POST", "/api/v2/workflows/call", body)])
         self.assertEqual(json.loads(outcome.stdout)["status"], "queued")
-        self.assertIn("follow it with: rde workflows run wfr_1", outcome.stderr)
+        self.assertIn("run wfr_1 queued; follow it with: rde workflows run wfr_1 --wait\n", outcome.stderr)
 
     def test_the_input_from_a_file_or_pairs_but_never_both(self):
         path = os.path.join(self.home, "input.json")
@@ -69,6 +69,14 @@ class WorkflowRuns(WithArchive):
         self.assertEqual(outcome.returncode, 0, outcome.stderr)
         self.assertEqual([path for _, path, _ in requests], ["/api/v2/workflows/call", RUNS, RUNS])
         self.assertEqual(json.loads(outcome.stdout), run("succeeded", ["succeeded", "succeeded"]))
+
+    def test_run_wait_follows_a_run_already_under_way_to_its_end(self):
+        error = {"code": "insufficient_credits", "message": "the balance is 0", "step": "step0"}
+        routes = {RUNS: [answer_json(run("running")), answer_json(run("failed", ["failed"], error))]}
+        outcome, requests = self.rde(routes, "workflows", "run", "wfr_1", "--workflow", "wf_1", "--wait")
+        self.assertEqual(outcome.returncode, 4, outcome.stderr)
+        self.assertEqual([path for _, path, _ in requests], [RUNS, RUNS])
+        self.assertEqual(json.loads(outcome.stdout)["status"], "failed")
 
     def test_on_a_terminal_a_progress_line_then_the_run_and_a_table_of_its_steps(self):
         done = dict(run("succeeded", ["succeeded", "succeeded"]), output={"email": "ada@acme.com"})
