@@ -1,9 +1,10 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { api } from '../e2e/api';
+import { api, type ApiResponse } from '../e2e/api';
 import { mode, startRde, type RunningRde } from '../e2e/harness';
 import { npm, startRegistry, type Registry } from '../support/verdaccio';
+import { followRecipe, type RecipeRequest } from './recipes-support';
 
 jest.setTimeout(180_000);
 
@@ -14,7 +15,7 @@ const ENCODED = '@rde-test%2fgreeting';
 
 /**
  * Bootstrap and distribution: the npm proxy against a real registry (verdaccio on loopback), the
- * onboarding recipes (each request executed), the O*NET reference tables with conditional requests,
+ * onboarding recipes (each request executed in order, the webhook workflow's run read to its end), the O*NET reference tables with conditional requests,
  * and the brand assets' allowlist.
  */
 describe(`Distribution: packages and onboarding (${mode})`, () => {
@@ -120,27 +121,46 @@ describe(`Distribution: packages and onboarding (${mode})`, () => {
     expect((await api(rde, 'GET', '/api/v2/npm/left-pad', { key: null })).status).toBe(404);
   });
 
-  test('recipes: real cards whose every request succeeds as written', async () => {
+  test('recipes: real cards whose every request succeeds as written, in order', async () => {
     const { status, body } = await api(rde, 'GET', '/api/v2/recipes', { key: null });
     expect(status).toBe(200);
     expect(body.recipes.map((recipe: { id: string }) => recipe.id)).toEqual([
       'find-engineers',
       'enrich-a-csv',
       'qualify-a-shortlist',
+      'webhook-workflow',
     ]);
-    for (const recipe of body.recipes as {
-      id: string;
-      requests: { method: string; path: string; body?: object }[];
-    }[]) {
-      for (const step of recipe.requests) {
-        const answer = await api(rde, step.method, step.path, { body: step.body });
-        expect({ recipe: recipe.id, path: step.path, status: answer.status }).toEqual({
+    const answered: Record<string, { path: string; answer: ApiResponse }[]> = {};
+    for (const recipe of body.recipes as { id: string; requests: RecipeRequest[] }[]) {
+      answered[recipe.id] = await followRecipe(rde, recipe.requests);
+      for (const { path, answer } of answered[recipe.id]!) {
+        expect({ recipe: recipe.id, path, succeeded: answer.status >= 200 && answer.status < 300 }).toEqual({
           recipe: recipe.id,
-          path: step.path,
-          status: 200,
+          path,
+          succeeded: true,
         });
       }
     }
+
+    // The webhook card: the workflow is stored, the event (sent with no key) started a live run, and
+    // the run read to its end shows each step and the output a user came for.
+    const [linted, applied, fired, ended] = answered['webhook-workflow']!.map(({ answer }) => answer);
+    expect(linted!.body).toEqual({ valid: true, problems: [] });
+    expect(applied).toMatchObject({ status: 201, body: { name: 'new-applicant', trigger: { type: 'webhook' } } });
+    expect(fired).toMatchObject({ status: 202, body: { workflow_id: applied!.body.id, status: 'queued' } });
+    const run = ended!.body;
+    expect(run).toMatchObject({ id: fired!.body.run_id, status: 'succeeded', source: 'webhook', mode: 'live' });
+    expect(run.steps.map((step: { id: string; status: string }) => [step.id, step.status])).toEqual([
+      ['email', 'succeeded'],
+      ['score', 'succeeded'],
+    ]);
+    expect(run.output).toEqual({
+      email: run.steps[0].output.results[0].email,
+      score: run.steps[1].output.candidates[0].qualify.score,
+    });
+    expect(run.output.email).toMatch(/^[^@\s]+@farovia\.com$/);
+    expect(run.charged_credits).toBeGreaterThan(0); // the email found is billed; the score is free
+    expect(run.charged_credits).toBe(run.steps[0].charged_credits);
   });
 
   test('reference tables: markdown with the source stated, an ETag, and 304 for a current copy', async () => {

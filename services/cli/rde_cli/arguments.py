@@ -1,7 +1,8 @@
 """`key=value` arguments: values that read as JSON (numbers, true, lists, objects) are JSON, the rest
-text; a key given twice collects a list."""
+text; a key given twice collects a list. And JSON files named on the command line."""
 
 import json
+import sys
 
 from rde_cli.errors import EXIT_USAGE, CliError
 
@@ -28,3 +29,19 @@ def json_or_text(text):
         return json.loads(text)
     except ValueError:
         return text
+
+
+def read_json_file(file):
+    """The JSON document in `file` (`-`: stdin); a file that cannot be read or is not JSON is a usage error."""
+    try:
+        if file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(file, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as failure:
+        raise CliError("cannot read %s: %s" % (file, failure.strerror), EXIT_USAGE) from None
+    try:
+        return json.loads(text)
+    except ValueError as failure:
+        raise CliError("%s is not JSON: %s" % (file, failure), EXIT_USAGE) from None

@@ -10,6 +10,7 @@ EXIT_NOT_FOUND = 5  # 404
 EXIT_INVALID = 6  # 400, 409, 422: the request was refused as it stands
 EXIT_SERVER = 7  # 5xx, or the server could not be reached
 EXIT_INTEGRITY = 8  # a download whose SHA-256 does not match
+EXIT_RUN_ENDED = 9  # a followed workflow run ended failed or cancelled (out of money: EXIT_CREDITS)
 
 
 class CliError(Exception):

@@ -53,6 +53,11 @@ class Api:
             raise CliError("cannot reach %s: %s" % (self.url, failure.reason), EXIT_SERVER) from None
 
 
+def segment(text):
+    """A path segment from the command line, never able to reach another path."""
+    return urllib.parse.quote(text, safe="")
+
+
 def parse_body(raw):
     if not raw:
         return None

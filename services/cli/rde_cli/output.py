@@ -41,13 +41,16 @@ def cell_text(value):
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def progress(done, total):
-    """A live bar on a terminal's stderr; nothing when stderr is piped (logs stay clean)."""
+def progress(done, total, label=""):
+    """A live bar on a terminal's stderr, what is under way after it; nothing when stderr is piped
+    (logs stay clean)."""
     if not sys.stderr.isatty():
         return
     width = 30
     filled = int(width * done / total) if total else 0
-    sys.stderr.write("\r[%s%s] %d/%d" % ("#" * filled, "." * (width - filled), done, total))
+    # Padded, so a shorter label overwrites the end of a longer one on the same line.
+    line = "[%s%s] %d/%d %s" % ("#" * filled, "." * (width - filled), done, total, label)
+    sys.stderr.write("\r" + line.ljust(79))
     sys.stderr.flush()
 
 

@@ -1,8 +1,7 @@
 """The tool catalog, single tool calls and people search."""
 
-import urllib.parse
-
 from rde_cli.arguments import parse_pairs
+from rde_cli.http import segment
 from rde_cli.output import emit
 
 
@@ -69,8 +68,3 @@ def person_row(person):
         "company": person.get("company") or person.get("company_name"),
         "location": person.get("location"),
     }
-
-
-def segment(text):
-    """A path segment from the command line, never able to reach another path."""
-    return urllib.parse.quote(text, safe="")

@@ -1,18 +1,22 @@
 """Stored workflows (`rde workflows ...`): lint and apply a definition file, list, show a version,
-enable, disable, delete, and the definition's schema."""
+enable, disable, delete, and the definition's schema. Runs: workflow_runs.py."""
 
 import json
 import sys
-import urllib.parse
 
-from rde_cli.errors import EXIT_INVALID, EXIT_USAGE, CliError
+from rde_cli import workflow_runs
+from rde_cli.arguments import read_json_file
+from rde_cli.errors import EXIT_INVALID, CliError
 from rde_cli.output import emit, note
+from rde_cli.workflow_runs import workflow_path
 
 SUMMARY = ["id", "name", "status", "latest_version", "trigger", "updated_at"]
 
 
 def register(commands):
-    workflows = commands.add_parser("workflows", help="stored workflows: lint, apply, list, show, enable, disable, delete")
+    workflows = commands.add_parser(
+        "workflows", help="stored workflows: lint, apply, list, show, enable, disable, delete; call and follow runs"
+    )
     actions = workflows.add_subparsers(dest="action", metavar="action")
     actions.required = True
 
@@ -40,6 +44,8 @@ def register(commands):
     schema.add_argument("subject", nargs="?", default="")
     schema.set_defaults(run=run_schema)
 
+    workflow_runs.register(actions)
+
 
 def run_list(options, api):
     answer = api.get("/api/v2/workflows", query={"limit": options.limit, "offset": options.offset})
@@ -58,7 +64,7 @@ def run_show(options, api):
 
 
 def run_lint(options, api):
-    answer = api.post("/api/v2/workflows/lint", read_definition(options.file))
+    answer = api.post("/api/v2/workflows/lint", read_json_file(options.file))
     problems = answer.get("problems", [])
     emit(options, answer, ["path", "code", "message"], problems)
     if not answer.get("valid"):
@@ -67,13 +73,17 @@ def run_lint(options, api):
 
 
 def run_apply(options, api):
-    answer = api.post("/api/v2/workflows/apply", read_definition(options.file))
+    answer = api.post("/api/v2/workflows/apply", read_json_file(options.file))
     if answer.get("created"):
         note("created workflow %s (version %s)" % (answer.get("id"), answer.get("version")))
     elif answer.get("changed"):
         note("saved version %s of %s" % (answer.get("version"), answer.get("id")))
     else:
         note("unchanged: %s is already version %s" % (answer.get("id"), answer.get("version")))
+    if answer.get("webhook_url"):
+        # Shown on this answer only (decision 0075), as a path: the full URL is what a sender needs.
+        answer["webhook_url"] = api.url + answer["webhook_url"]
+        note("webhook URL, shown this once (keep it secret; it is the only key): " + answer["webhook_url"])
     emit(options, {k: v for k, v in answer.items() if k != "definition"})
     return 0
 
@@ -93,20 +103,5 @@ def run_schema(options, api):
     return 0
 
 
-def read_definition(file):
-    try:
-        text = sys.stdin.read() if file == "-" else open(file, encoding="utf-8").read()
-    except OSError as failure:
-        raise CliError("cannot read %s: %s" % (file, failure.strerror), EXIT_USAGE) from None
-    try:
-        return json.loads(text)
-    except ValueError as failure:
-        raise CliError("%s is not JSON: %s" % (file, failure), EXIT_USAGE) from None
-
-
 def summary_row(workflow):
     return dict(workflow, trigger=(workflow.get("trigger") or {}).get("type"))
-
-
-def workflow_path(workflow_id):
-    return "/api/v2/workflows/" + urllib.parse.quote(workflow_id, safe="")

@@ -6,56 +6,14 @@ import hashlib
 import json
 import os
 import stat
-import subprocess
-import sys
 import tempfile
-import threading
 import unittest
-import zipfile
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-SOURCE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rde_cli")
-sys.path.insert(0, os.path.dirname(SOURCE))
+from tests.support import StandIn, WithArchive, run_cli
 
-from rde_cli import credentials  # noqa: E402
-from rde_cli.arguments import parse_pairs  # noqa: E402
-from rde_cli.errors import CliError  # noqa: E402
-
-
-class StandIn:
-    """Answers each path with a fixed (status, content type, bytes)."""
-
-    def __init__(self, routes):
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                self.answer()
-
-            def do_POST(self):
-                self.answer()
-
-            def answer(self):
-                status, kind, body = routes.get(self.path, (404, "application/json", b"{}"))
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *_):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-
-def run_cli(archive, arguments, home):
-    environment = dict(os.environ, RDE_CONFIG_DIR=os.path.join(home, "config"))
-    return subprocess.run([sys.executable, archive] + arguments, capture_output=True, text=True, env=environment)
+from rde_cli import credentials
+from rde_cli.arguments import parse_pairs
+from rde_cli.errors import CliError
 
 
 class Credentials(unittest.TestCase):
@@ -85,23 +43,6 @@ class Pairs(unittest.TestCase):
         with self.assertRaises(CliError) as refused:
             parse_pairs(["domain"])
         self.assertEqual(refused.exception.exit_code, 2)
-
-
-class WithArchive(unittest.TestCase):
-    def setUp(self):
-        self.directory = tempfile.TemporaryDirectory()
-        self.home = self.directory.name
-        # A plain zip is enough here; the reproducible build is services/cli/src/archive.ts.
-        os.makedirs(os.path.join(self.home, "bin"))
-        self.archive = os.path.join(self.home, "bin", "rde.pyz")
-        with zipfile.ZipFile(self.archive, "w") as archive:
-            for name in os.listdir(SOURCE):
-                if name.endswith(".py"):
-                    archive.write(os.path.join(SOURCE, name), "rde_cli/" + name)
-            archive.write(os.path.join(SOURCE, "__main__.py"), "__main__.py")
-
-    def tearDown(self):
-        self.directory.cleanup()
 
 
 class ExitCodes(WithArchive):

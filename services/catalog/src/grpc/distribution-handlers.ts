@@ -43,11 +43,15 @@ export function distributionHandlers(
       return {
         recipes: deps.onboarding.recipes().map((recipe) => ({
           ...recipe,
-          requests: recipe.requests.map(({ method, path, body, explains }) => ({
+          requests: recipe.requests.map(({ method, path, body, explains, savesAs, noKey, repeatUntil }) => ({
             method,
             path,
             explains,
             bodyJson: body ? Buffer.from(JSON.stringify(body)) : Buffer.alloc(0),
+            savesAs: savesAs ?? '',
+            noKey: noKey ?? false,
+            repeatUntilField: repeatUntil?.field ?? '',
+            repeatUntilValues: [...(repeatUntil?.values ?? [])],
           })),
         })),
       };

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { publicRoutes } from '@rde/proto';
+import { publicRoutes, type distribution as distributionProto } from '@rde/proto';
 import type { GatewayDependencies } from '../../dependencies';
 import { brandParams, brandResponse, notModified, recipesSchema, referenceParams, referenceResponse } from './schemas';
 
@@ -13,13 +13,7 @@ export async function onboardingRoutes(app: FastifyInstance, deps: GatewayDepend
   app.get(ROUTES.recipes, { config: open, schema: { response: { 200: recipesSchema } } }, async () => {
     const { recipes } = await distribution.listRecipes({});
     return {
-      recipes: recipes.map(({ requests, ...recipe }) => ({
-        ...recipe,
-        requests: requests.map(({ bodyJson, ...step }) => ({
-          ...step,
-          ...(bodyJson.length > 0 && { body: JSON.parse(Buffer.from(bodyJson).toString('utf8')) as object }),
-        })),
-      })),
+      recipes: recipes.map(({ requests, ...recipe }) => ({ ...recipe, requests: requests.map(recipeRequestJson) })),
     };
   });
 
@@ -49,4 +43,18 @@ function matches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   const strip = (tag: string) => tag.trim().replace(/^W\//, '');
   return header.split(',').some((tag) => tag.trim() === '*' || strip(tag) === strip(etag));
+}
+
+/** A recipe's request as the card shows it: only the fields it uses. */
+function recipeRequestJson(request: distributionProto.RecipeRequest) {
+  const { method, path, bodyJson, explains, savesAs, noKey, repeatUntilField, repeatUntilValues } = request;
+  return {
+    method,
+    path,
+    ...(bodyJson.length > 0 && { body: JSON.parse(Buffer.from(bodyJson).toString('utf8')) as object }),
+    explains,
+    auth: noKey ? 'none' : 'bearer',
+    ...(savesAs && { saves_as: savesAs }),
+    ...(repeatUntilField && { repeat_until: { field: repeatUntilField, in: repeatUntilValues } }),
+  };
 }

@@ -83,11 +83,23 @@ const recipeRequest = {
   type: 'object',
   properties: {
     method: { type: 'string', enum: ['GET', 'POST'] },
-    path: { type: 'string' },
+    path: { type: 'string', description: '`{<saves_as>.<field>}` in it is that field of an earlier answer' },
     body: { type: 'object', additionalProperties: true },
     explains: { type: 'string' },
+    auth: {
+      type: 'string',
+      enum: ['bearer', 'none'],
+      description: '`none`: sent without a key (an inbound webhook: its URL is the secret)',
+    },
+    saves_as: { type: 'string', description: 'the name later paths give this answer' },
+    repeat_until: {
+      type: 'object',
+      description: 'send it again until the answer’s `field` is one of `in` (a run read until it ends)',
+      properties: { field: { type: 'string' }, in: { type: 'array', items: { type: 'string' } } },
+      required: ['field', 'in'],
+    },
   },
-  required: ['method', 'path', 'explains'],
+  required: ['method', 'path', 'explains', 'auth'],
 } as const;
 
 export const recipesSchema = {
