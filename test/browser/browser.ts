@@ -72,14 +72,18 @@ export interface DashboardSuite {
   complaints: string[];
 }
 
+type Env = Record<string, string>;
+
 /**
- * Registers the suite's hooks: starts RDE (all-in-one, with `env`) and the browser once, opens a fresh
- * loopback-only profile (no cookies) before each test and fails a test whose page complained.
+ * Registers the suite's hooks: starts RDE (all-in-one, with `env`, or what `env()` answers when a
+ * setting needs a port reserved first) and the browser once, opens a fresh loopback-only profile (no
+ * cookies) before each test and fails a test whose page complained.
  */
-export function dashboardSuite(env: Record<string, string> = {}): DashboardSuite {
+export function dashboardSuite(env: Env | (() => Promise<Env>) = {}): DashboardSuite {
   const suite = {} as DashboardSuite;
   beforeAll(async () => {
-    [suite.rde, suite.browser] = await Promise.all([startRde(env), launchBrowser()]);
+    const settings = typeof env === 'function' ? await env() : env;
+    [suite.rde, suite.browser] = await Promise.all([startRde(settings), launchBrowser()]);
   });
   afterAll(async () => {
     await suite.browser?.close();

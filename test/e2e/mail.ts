@@ -50,6 +50,16 @@ export async function nthMailTo(address: string, count = 1): Promise<ReceivedMai
   return mails[0];
 }
 
+/** Waits for the message to this address whose subject carries `text` (a support report's title). */
+export async function mailWithSubject(address: string, text: string): Promise<ReceivedMail> {
+  let found: ReceivedMail | undefined;
+  await waitUntil(async () => {
+    found = (await mailsTo(address)).find((mail) => mail.subject.includes(text));
+    return found !== undefined;
+  }, 15_000);
+  return found!;
+}
+
 /** The link token and the 6-digit code of a sign-in email. */
 export function signInSecrets(mail: ReceivedMail): { token: string; code: string } {
   const token = /[?&]token=([A-Za-z0-9_%-]+)/.exec(mail.text)?.[1];

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { api } from '../e2e/api';
 import { freePort, mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
-import { mailsTo, type ReceivedMail } from '../e2e/mail';
+import { mailWithSubject } from '../e2e/mail';
 import { freshEmail, signIn, withCookie } from '../e2e/sign-in';
 
 jest.setTimeout(120_000);
@@ -46,6 +46,7 @@ describe(`Feedback and support (${mode})`, () => {
   const file = (bearer: object, message: string, category?: string) =>
     api(rde, 'POST', '/api/v2/feedback', { ...bearer, body: { message, ...(category ? { category } : {}) } });
   const list = (bearer: object, query = '') => api(rde, 'GET', `/api/v2/feedback${query}`, bearer);
+  const waitForSupportMail = (title: string) => mailWithSubject(SUPPORT_INBOX, title);
 
   test("feedback is stored for the caller's workspace; its title is the first line", async () => {
     const { session } = await signIn(rde, freshEmail('feedback'));
@@ -144,14 +145,4 @@ describe(`Feedback and support (${mode})`, () => {
     const response = await api(rde, 'POST', '/api/v2/support', { key: null, body: { message: '' } });
     expect(response.status).toBe(422);
   });
-
-  /** The support-inbox email whose subject carries this title. */
-  async function waitForSupportMail(title: string) {
-    let found: ReceivedMail | undefined;
-    await waitUntil(async () => {
-      found = (await mailsTo(SUPPORT_INBOX)).find((mail) => mail.subject.includes(title));
-      return found !== undefined;
-    }, 15_000);
-    return found!;
-  }
 });

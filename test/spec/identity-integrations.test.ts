@@ -122,9 +122,75 @@ describe(`Integrations: CRM/ATS OAuth connect (${mode})`, () => {
     expect(denied.headers.get('location')).toBe(failedFor('acme_crm'));
   });
 
+  const listed = async (bearer: object) => (await api(rde, 'GET', '/api/v2/integrations', bearer)).body.integrations;
+  const disconnect = (bearer: object, provider: string) =>
+    api(rde, 'DELETE', `/api/v2/integrations/${provider}/connection`, bearer);
+
+  test('the list names every provider with OAuth config, the app a connect uses, and the connection (decision 0084)', async () => {
+    const bearer = await member();
+    expect(await listed(bearer)).toEqual([
+      { provider: 'acme_ats', app: 'none', connected: false, connected_at: null },
+      { provider: 'acme_crm', app: 'managed', connected: false, connected_at: null },
+    ]);
+    await api(rde, 'PUT', path('acme_ats', 'credentials'), { ...bearer, body: OWN });
+    const { back, cookie } = await consent(bearer, 'acme_ats');
+    await callback(back, cookie);
+    const [ats, crm] = await listed(bearer);
+    expect(ats).toMatchObject({ provider: 'acme_ats', app: 'workspace', connected: true });
+    expect(Date.parse(ats.connected_at)).not.toBeNaN();
+    expect(crm).toMatchObject({ app: 'managed', connected: false });
+    // Another workspace has its own standing.
+    expect((await listed(await member())).map((i: { app: string }) => i.app)).toEqual(['none', 'managed']);
+  });
+
+  test("disconnect drops the tokens and keeps the workspace's own app; again, there was nothing to drop", async () => {
+    const bearer = await member();
+    await api(rde, 'PUT', path('acme_ats', 'credentials'), { ...bearer, body: OWN });
+    const { back, cookie } = await consent(bearer, 'acme_ats');
+    await callback(back, cookie);
+    const dropped = await disconnect(bearer, 'acme_ats');
+    expect(dropped.status).toBe(200);
+    expect(dropped.body).toEqual({ ok: true, provider: 'acme_ats', was_connected: true });
+    expect((await listed(bearer))[0]).toEqual({
+      provider: 'acme_ats',
+      app: 'workspace',
+      connected: false,
+      connected_at: null,
+    });
+    expect((await disconnect(bearer, 'acme_ats')).body).toEqual({
+      ok: true,
+      provider: 'acme_ats',
+      was_connected: false,
+    });
+    // The saved app still connects without saving it again.
+    const again = await consent(bearer, 'acme_ats');
+    expect((await callback(again.back, again.cookie)).headers.get('location')).toBe(
+      `${DASHBOARD}integrations?connected=acme_ats`,
+    );
+  });
+
+  test("disconnect leaves another workspace's connection alone", async () => {
+    const [mine, theirs] = [await member(), await member()];
+    const { back, cookie } = await consent(theirs, 'acme_crm');
+    await callback(back, cookie);
+    expect((await disconnect(mine, 'acme_crm')).body.was_connected).toBe(false);
+    expect((await listed(theirs))[1]).toMatchObject({ provider: 'acme_crm', connected: true });
+  });
+
+  test('disconnecting a provider without OAuth config is 404, a malformed name 422; nothing changes', async () => {
+    const bearer = await member();
+    const unknown = await disconnect(bearer, 'no_such_crm');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.detail).toMatch(/no_such_crm/);
+    expect((await disconnect(bearer, 'Not-A-Name')).status).toBe(422);
+    expect((await listed(bearer)).map((i: { provider: string }) => i.provider)).toEqual(['acme_ats', 'acme_crm']);
+  });
+
   test('integration routes other than the callback need a bearer', async () => {
     expect((await api(rde, 'GET', path('acme_crm', 'start'), { key: null })).status).toBe(401);
     expect((await api(rde, 'PUT', path('acme_crm', 'credentials'), { key: null, body: OWN })).status).toBe(401);
+    expect((await api(rde, 'GET', '/api/v2/integrations', { key: null })).status).toBe(401);
+    expect((await disconnect({ key: null }, 'acme_crm')).status).toBe(401);
   });
 
   (mode === 'distributed' ? test : test.skip)(

@@ -14,6 +14,8 @@ import { Workflows } from './pages/workflows/Workflows';
 import { Workflow } from './pages/workflows/Workflow';
 import { Skills } from './pages/skills/Skills';
 import { Skill } from './pages/skills/Skill';
+import { Integrations } from './pages/integrations/Integrations';
+import { Feedback } from './pages/feedback/Feedback';
 
 /** Every page, under the gateway's dashboard path (decision 0068). */
 export function App() {
@@ -41,6 +43,8 @@ export function App() {
         <Route path="/workflows/:id" component={Workflow} />
         <Route path="/skills" component={Skills} />
         <Route path="/skills/:id" component={Skill} />
+        <Route path="/integrations" component={Integrations} />
+        <Route path="/feedback" component={Feedback} />
         <Route>
           <main>
             <h1>Page not found</h1>

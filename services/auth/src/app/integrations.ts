@@ -1,5 +1,6 @@
 import { errors, type Caller, type Clock } from '@rde/platform';
 import type { OAuthApp, VendorOAuth, VendorOAuthClient } from '../clients/oauth-vendor';
+import { hasManagedApp, hasOwnApp, standingOf, type IntegrationStanding } from '../domain/integrations';
 import type { Keyring } from '../domain/sealing';
 import { hashSecret, mintSecret, sameDigest } from '../domain/secrets';
 import type { AuthStore } from '../store';
@@ -68,6 +69,21 @@ export class Integrations {
     await this.store.integrations.saveTokens(row.workspace_id!, provider, this.keyring.seal(tokens), this.clock.now());
   }
 
+  /** Every provider with OAuth config, by name, as the caller's workspace stands with it. */
+  async list(caller: Caller): Promise<IntegrationStanding[]> {
+    const saved = await this.store.integrations.ofWorkspace(caller.workspaceId);
+    const byProvider = new Map(saved.map((connection) => [connection.provider, connection]));
+    return [...this.vendors]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([provider, vendor]) => standingOf(provider, hasManagedApp(vendor.declaration), byProvider.get(provider)));
+  }
+
+  /** Drops the tokens (the workspace's own app stays); whether it was connected. */
+  async disconnect(caller: Caller, provider: string): Promise<boolean> {
+    this.vendorOf(provider);
+    return this.store.integrations.dropTokens(caller.workspaceId, provider, this.clock.now());
+  }
+
   private vendorOf(provider: string): Vendor {
     const vendor = this.vendors.get(provider);
     if (!vendor) throw errors.notFound(`${provider} has no OAuth connect`);
@@ -77,11 +93,11 @@ export class Integrations {
   /** The workspace's own app, else the service's managed one; 400 when there is neither. */
   private async appOf(workspaceId: string, provider: string, vendor: Vendor): Promise<OAuthApp> {
     const saved = await this.store.integrations.of(workspaceId, provider);
-    if (saved?.app_client_id && saved.app_client_secret_sealed) {
+    if (hasOwnApp(saved)) {
       return { clientId: saved.app_client_id, clientSecret: this.keyring.open(saved.app_client_secret_sealed) };
     }
-    const { client_id: clientId, client_secret: clientSecret } = vendor.declaration;
-    if (clientId && clientSecret) return { clientId, clientSecret };
+    const managed = vendor.declaration;
+    if (hasManagedApp(managed)) return { clientId: managed.client_id, clientSecret: managed.client_secret };
     throw errors.badRequest({
       detail: `There is no ${provider} app to connect with: save your OAuth app credentials first`,
     });

@@ -1,6 +1,7 @@
 import { signin, type auth } from '@rde/proto';
 import { titleOf } from '../app/feedback';
 import type { VerifyOutcome } from '../app/magic-links';
+import type { IntegrationStanding } from '../domain/integrations';
 import type { ApiKeyDocument, FeedbackDocument, InviteDocument, UserDocument, WorkspaceDocument } from '../store';
 
 /** Stored documents as contract messages; a key's hash never leaves the service. */
@@ -67,4 +68,8 @@ export function toFeedback(report: FeedbackDocument): signin.Feedback {
     userId: report.user_id,
     createdAtMs: report.created_at_ms,
   };
+}
+
+export function toIntegration(standing: IntegrationStanding): signin.Integration {
+  return { provider: standing.provider, app: standing.app, connectedAtMs: standing.connectedAtMs ?? 0 };
 }

@@ -20,7 +20,7 @@ import {
   verifyCodeInput,
 } from '../domain/inputs';
 import { required } from './handlers';
-import { toFeedback, toInvite, toSignInResult } from './messages';
+import { toFeedback, toIntegration, toInvite, toSignInResult } from './messages';
 
 export interface SignInUseCases {
   readonly magicLinks: MagicLinks;
@@ -87,6 +87,12 @@ export function signInHandlers(useCases: SignInUseCases): Handlers<typeof signin
     async finishIntegration(request) {
       await integrations.finish(request.provider, request.callbackUrl, request.cookieState);
       return {};
+    },
+    async listIntegrations(_request, { caller }) {
+      return { integrations: (await integrations.list(required(caller))).map(toIntegration) };
+    },
+    async disconnectIntegration(request, { caller }) {
+      return { wasConnected: await integrations.disconnect(required(caller), request.provider) };
     },
     async startClaim(request) {
       return claims.start(request.clientIp);

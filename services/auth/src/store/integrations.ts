@@ -19,11 +19,27 @@ export class IntegrationsRepository {
   private constructor(private readonly collection: Collection<IntegrationDocument>) {}
 
   static async open(store: DocumentStore): Promise<IntegrationsRepository> {
-    return new IntegrationsRepository(store.collection<IntegrationDocument>('integrations'));
+    const collection = store.collection<IntegrationDocument>('integrations');
+    await collection.createIndex({ keys: { workspace_id: 1 }, name: 'workspace' });
+    return new IntegrationsRepository(collection);
   }
 
   of(workspaceId: string, provider: string): Promise<IntegrationDocument | null> {
     return this.collection.findOne({ _id: `${workspaceId}/${provider}` });
+  }
+
+  /** Every provider the workspace saved an app for or connected. */
+  ofWorkspace(workspaceId: string): Promise<IntegrationDocument[]> {
+    return this.collection.find({ workspace_id: workspaceId });
+  }
+
+  /** Drops the connection's tokens, keeping the workspace's app; whether there were tokens to drop. */
+  async dropTokens(workspaceId: string, provider: string, now: number): Promise<boolean> {
+    const { matched } = await this.collection.updateOne(
+      { _id: `${workspaceId}/${provider}`, tokens_sealed: { $ne: null } },
+      { $set: { tokens_sealed: null, connected_at_ms: null, updated_at_ms: now } },
+    );
+    return matched > 0;
   }
 
   /** Saves the workspace's app and drops any prior connection (tokens included). */

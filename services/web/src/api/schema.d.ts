@@ -38,6 +38,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -98,6 +119,27 @@ export interface paths {
                     content: {
                         "application/json": {
                             status: string;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -167,6 +209,27 @@ export interface paths {
                             downstreams: {
                                 [key: string]: string;
                             };
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -245,6 +308,27 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
@@ -349,6 +433,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -607,6 +712,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -804,6 +930,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -958,6 +1105,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1235,6 +1403,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1395,6 +1584,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1758,6 +1968,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1916,6 +2147,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2245,6 +2497,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2403,6 +2676,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2732,6 +3026,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2890,6 +3205,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3219,6 +3555,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3377,6 +3734,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3706,6 +4084,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3888,6 +4287,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4223,6 +4643,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4487,6 +4928,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4601,6 +5063,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4863,6 +5346,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4977,6 +5481,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5263,6 +5788,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5442,6 +5988,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5574,6 +6141,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5847,6 +6435,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6160,6 +6769,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6497,6 +7127,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6804,6 +7455,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7057,6 +7729,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7227,6 +7920,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7459,6 +8173,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7589,6 +8324,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7760,6 +8516,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7904,6 +8681,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8148,6 +8946,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -8274,6 +9093,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8471,6 +9311,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8752,6 +9613,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -8912,6 +9794,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9210,6 +10113,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -9396,6 +10320,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -9537,6 +10482,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9704,6 +10670,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10101,6 +11088,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -10450,6 +11458,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -10614,6 +11643,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10872,6 +11922,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11329,6 +12400,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -11531,6 +12623,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11840,6 +12953,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -12034,6 +13168,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12284,6 +13439,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -12453,6 +13629,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12682,6 +13879,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -12873,6 +14091,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -13044,6 +14283,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13275,6 +14535,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -13475,6 +14756,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13728,6 +15030,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -13944,6 +15267,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -14049,6 +15393,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -14238,6 +15603,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -14502,6 +15888,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -14675,6 +16082,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -14805,6 +16233,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -14870,6 +16319,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15053,6 +16523,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15358,6 +16849,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -15523,6 +17035,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15742,6 +17275,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15997,6 +17551,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -16083,6 +17658,452 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the providers and their connections
+         * @description Spec: Integrations (listing is an addition to the spec, decision 0084).
+         *
+         *     Every provider with OAuth config, by name: the app a connect would use (`workspace`, `managed` or `none`) and whether the workspace is connected, since when.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description every provider with OAuth config, by name */
+                            integrations: {
+                                provider: string;
+                                /**
+                                 * @description the app a connect uses: the workspace's own (saved credentials), the service's managed one, or none yet (save credentials before connecting)
+                                 * @enum {string}
+                                 */
+                                app: "workspace" | "managed" | "none";
+                                connected: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description null while not connected
+                                 */
+                                connected_at: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/integrations/{provider}/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect a provider
+         * @description Spec: Integrations (disconnecting is an addition to the spec, decision 0084).
+         *
+         *     Drops the workspace's stored tokens for the provider; its own OAuth app stays saved. Idempotent: `was_connected` says whether there was a connection. 404 for a provider without OAuth config.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description e.g. `hubspot`, `greenhouse`
+                     * @example hubspot
+                     */
+                    provider: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            provider: string;
+                            /** @description false when there was no connection to drop */
+                            was_connected: boolean;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -16251,6 +18272,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -16467,6 +18509,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -16614,6 +18677,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -16709,6 +18793,27 @@ export interface paths {
                     headers: {
                         /** @description the one method served: POST */
                         allow?: "POST";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
                         [name: string]: unknown;
                     };
                     content: {
@@ -17007,6 +19112,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -17127,6 +19253,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -17187,6 +19334,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -17275,6 +19443,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -17348,6 +19537,27 @@ export interface paths {
                             revocation_endpoint_auth_methods_supported?: string[];
                             authorization_response_iss_parameter_supported?: boolean;
                             client_id_metadata_document_supported?: boolean;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -17562,6 +19772,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -17690,6 +19921,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -17914,6 +20166,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -18080,6 +20353,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -18327,6 +20621,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -18465,6 +20780,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -18719,6 +21055,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -19033,6 +21390,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -19306,6 +21684,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -19620,6 +22019,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -19878,6 +22298,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -20192,6 +22633,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -20464,6 +22926,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -20764,6 +23247,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -21035,6 +23539,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -21363,6 +23888,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -21477,6 +24023,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -21547,6 +24114,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -21609,6 +24197,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -21668,6 +24277,27 @@ export interface paths {
                     };
                     content: {
                         "text/plain": string;
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
@@ -21778,6 +24408,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -21826,7 +24477,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    /** @example 0.1.0 */
+                    /** @example 0.2.0 */
                     version: string;
                     /** @example rde */
                     cli_artifact: string;
@@ -21867,6 +24518,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -22059,6 +24731,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -22231,6 +24924,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -22371,6 +25085,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -22488,6 +25223,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -22575,6 +25331,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -22810,6 +25587,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -23223,6 +26021,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -23400,6 +26219,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -23550,6 +26390,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -23767,6 +26628,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -23908,6 +26790,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -24184,6 +27087,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -24421,6 +27345,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -24789,6 +27734,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -24980,6 +27946,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -25237,6 +28224,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -25448,6 +28456,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -25764,6 +28793,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -26024,6 +29074,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -26133,6 +29204,27 @@ export interface paths {
                     content?: never;
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -26202,6 +29294,27 @@ export interface paths {
                                 sha256: string;
                                 count: number;
                             };
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -26290,6 +29403,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -26374,6 +29508,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -26441,6 +29596,27 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
@@ -26537,6 +29713,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -26674,6 +29871,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -26776,6 +29994,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -27061,6 +30300,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -27268,6 +30528,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -27572,6 +30853,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -27732,6 +31034,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -28046,6 +31369,27 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -28321,6 +31665,27 @@ export interface paths {
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
                     headers: {
                         [name: string]: unknown;
                     };

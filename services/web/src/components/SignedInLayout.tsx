@@ -32,6 +32,8 @@ export function SignedInLayout({
           <a href="/app/datasets">Datasets</a>
           <a href="/app/workflows">Workflows</a>
           <a href="/app/skills">Skills</a>
+          <a href="/app/integrations">Integrations</a>
+          <a href="/app/feedback">Feedback</a>
         </nav>
         <button type="button" onClick={() => void signOut()}>
           Sign out

@@ -96,6 +96,13 @@ export const integrations: OperationGroup = {
   tag: 'Integrations',
   about: "Connecting a workspace's CRM or ATS by OAuth; tokens are stored encrypted.",
   operations: {
+    'GET /api/v2/integrations': {
+      summary: 'List the providers and their connections',
+      spec: 'Integrations (listing is an addition to the spec, decision 0084)',
+      does:
+        'Every provider with OAuth config, by name: the app a connect would use (`workspace`, `managed` or ' +
+        '`none`) and whether the workspace is connected, since when.',
+    },
     'PUT /api/v2/integrations/{provider}/oauth/credentials': {
       summary: "Save the workspace's own OAuth app",
       spec: 'Integrations, PUT /api/v2/integrations/{provider}/oauth/credentials',
@@ -113,6 +120,14 @@ export const integrations: OperationGroup = {
       summary: 'Provider OAuth callback',
       spec: 'Integrations, GET /api/v2/integrations/{provider}/oauth/callback',
       does: 'Where the vendor sends the browser back: stores the tokens and redirects to the dashboard.',
+      params: { provider: 'hubspot' },
+    },
+    'DELETE /api/v2/integrations/{provider}/connection': {
+      summary: 'Disconnect a provider',
+      spec: 'Integrations (disconnecting is an addition to the spec, decision 0084)',
+      does:
+        "Drops the workspace's stored tokens for the provider; its own OAuth app stays saved. Idempotent: " +
+        '`was_connected` says whether there was a connection. 404 for a provider without OAuth config.',
       params: { provider: 'hubspot' },
     },
   },

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { signin } from '@rde/proto';
 import { dashboardPageOf } from '../../config';
 import type { GatewayDependencies } from '../../dependencies';
 import { originOf } from '../auth/external';
@@ -7,7 +8,9 @@ import {
   PROVIDER_NAME,
   consentSchema,
   credentialsBody,
+  disconnectedSchema,
   errorResponses,
+  integrationList,
   providerParams,
   redirectSchema,
   savedSchema,
@@ -21,11 +24,33 @@ type ProviderParams = { Params: { provider: string } };
 
 const callbackPath = (provider: string) => `/api/v2/integrations/${provider}/oauth/callback`;
 
-/** CRM/ATS connect: the workspace's own OAuth app, the consent URL, and the vendor's callback. */
+/**
+ * CRM/ATS connect: the providers and the workspace's standing with each, its own OAuth app, the
+ * consent URL, the vendor's callback, and disconnect (decision 0084).
+ */
 export async function integrationRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
   const { signin: signIn } = deps.clients;
   const integrationsPage = (outcome: Record<string, string>) =>
     `${dashboardPageOf(deps.config, 'integrations')}?${new URLSearchParams(outcome)}`;
+
+  app.get(
+    '/api/v2/integrations',
+    { schema: { response: { 200: integrationList, 401: errorResponses[401] } } },
+    async (request) => {
+      const { integrations } = await signIn.listIntegrations({}, { caller: request.caller });
+      return { integrations: integrations.map(publicIntegration) };
+    },
+  );
+
+  app.delete<ProviderParams>(
+    '/api/v2/integrations/:provider/connection',
+    { schema: { params: providerParams, response: { 200: disconnectedSchema, ...errorResponses } } },
+    async (request) => {
+      const { provider } = request.params;
+      const { wasConnected } = await signIn.disconnectIntegration({ provider }, { caller: request.caller });
+      return { ok: true, provider, was_connected: wasConnected };
+    },
+  );
 
   app.put<ProviderParams & { Body: { client_id: string; client_secret: string } }>(
     '/api/v2/integrations/:provider/oauth/credentials',
@@ -87,6 +112,11 @@ export async function integrationRoutes(app: FastifyInstance, deps: GatewayDepen
       }
     },
   );
+}
+
+function publicIntegration({ provider, app, connectedAtMs }: signin.Integration) {
+  const connectedAt = connectedAtMs ? new Date(connectedAtMs).toISOString() : null;
+  return { provider, app, connected: connectedAt !== null, connected_at: connectedAt };
 }
 
 function stateCookieOf(request: FastifyRequest): string {

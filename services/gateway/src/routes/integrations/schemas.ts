@@ -43,4 +43,39 @@ export const consentSchema = {
   required: ['url'],
 } as const;
 
+const integration = {
+  type: 'object',
+  properties: {
+    provider: { type: 'string' },
+    app: {
+      type: 'string',
+      enum: ['workspace', 'managed', 'none'],
+      description:
+        "the app a connect uses: the workspace's own (saved credentials), the service's managed one, or none yet " +
+        '(save credentials before connecting)',
+    },
+    connected: { type: 'boolean' },
+    connected_at: { type: ['string', 'null'], format: 'date-time', description: 'null while not connected' },
+  },
+  required: ['provider', 'app', 'connected', 'connected_at'],
+} as const;
+
+export const integrationList = {
+  type: 'object',
+  properties: {
+    integrations: { type: 'array', items: integration, description: 'every provider with OAuth config, by name' },
+  },
+  required: ['integrations'],
+} as const;
+
+export const disconnectedSchema = {
+  type: 'object',
+  properties: {
+    ok: { type: 'boolean', const: true },
+    provider: { type: 'string' },
+    was_connected: { type: 'boolean', description: 'false when there was no connection to drop' },
+  },
+  required: ['ok', 'provider', 'was_connected'],
+} as const;
+
 export const redirectSchema = { type: 'null', description: 'redirect to the dashboard integrations page' } as const;
