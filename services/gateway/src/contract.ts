@@ -17,6 +17,20 @@ export const INT32_MAX = 2_147_483_647;
 /** A list route's `offset`: bounded so no value past a protobuf int32 reaches a service. */
 export const pageOffset = { type: 'integer', minimum: 0, maximum: INT32_MAX, default: 0 } as const;
 
+/** A list route's answer: one page of `items` under `key`, with the page's offset and limit and the total. */
+export function pageSchema<const Key extends string, const Item>(key: Key, items: Item) {
+  return {
+    type: 'object',
+    properties: {
+      [key]: { type: 'array', items },
+      offset: { type: 'integer' },
+      limit: { type: 'integer' },
+      total: { type: 'integer' },
+    },
+    required: [key, 'offset', 'limit', 'total'],
+  } as const;
+}
+
 /** The request schemas' building blocks, shared with the mcp service's tools (decision 0037). */
 export const { PATH_PARAM_MAX_LENGTH, jsonObject, sessionId, pathParam } = publicSchemas;
 

@@ -22,3 +22,4 @@ export * from './metrics';
 export * from './request-spans';
 export * from './outbound';
 export * from './work-slots';
+export * from './lease-heartbeat';

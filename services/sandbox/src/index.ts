@@ -1,7 +1,7 @@
 import type { ModuleContext, RunningModule, ServiceModule } from '@rde/platform';
 import { loadSandboxConfig, SANDBOX_VARIABLES } from './config';
 import { buildSandboxServer } from './http/server';
-import type { VendorDescriptor } from './http/vendor-kit';
+import type { VendorDescriptor } from './http/vendor-descriptor';
 import { VENDORS } from './http/vendors';
 
 export type {
@@ -11,7 +11,7 @@ export type {
   CostModel,
   VendorCapabilities,
   SearchFilter,
-} from './http/vendor-kit';
+} from './http/vendor-descriptor';
 export type { Knobs, KnobsPatch } from './domain/knobs';
 
 /** Every simulated vendor as plain data (prefix, auth, endpoints, cost, capabilities), for catalog. */

@@ -1,4 +1,4 @@
-import { createClient, type AddressBook, type BillingClient, type ServiceClient } from '@rde/platform';
+import { clientSet, type AddressBook, type BillingClient, type ServiceClient } from '@rde/platform';
 import { billing, dataset } from '@rde/proto';
 
 export type DatasetClient = ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
@@ -14,17 +14,10 @@ export interface CatalogClients {
  * (by the dataset id the catalog derives from the run id), so the client kit retries both.
  */
 export function createCatalogClients(addresses: AddressBook, deadlineMs: number): CatalogClients {
-  const billingClient = createClient(billing.BillingServiceService, {
-    address: addresses.get('billing'),
-    deadlineMs,
-  });
-  const datasetClient = createClient(dataset.DatasetServiceService, {
-    address: addresses.get('dataset'),
-    deadlineMs,
-  });
+  const { connect, close } = clientSet(addresses, deadlineMs);
   return {
-    billing: billingClient.rpc,
-    dataset: datasetClient.rpc,
-    close: () => [billingClient, datasetClient].forEach((client) => client.close()),
+    billing: connect('billing', billing.BillingServiceService),
+    dataset: connect('dataset', dataset.DatasetServiceService),
+    close,
   };
 }

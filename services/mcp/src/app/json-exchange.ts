@@ -4,20 +4,17 @@ import {
   isJSONRPCRequest,
   isJsonContentType,
   parseJSONRPCMessage,
-  PerRequestHTTPServerTransport,
   PROTOCOL_VERSION_META_KEY,
   ProtocolErrorCode,
   SUPPORTED_PROTOCOL_VERSIONS,
   type MessageClassification,
-  type MessageExtraInfo,
   type AuthInfo,
   type JSONRPCMessage,
   type JSONRPCRequest,
   type Server,
-  type Transport,
-  type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { isJsonObject } from '../domain/json';
+import { LegacyExchangeTransport, ModernExchangeTransport } from './exchange-transports';
 
 /** One HTTP exchange as the gateway hands it over: header names lower-case, the body as sent and parsed (undefined when it is not JSON). */
 export interface McpExchange {
@@ -150,7 +147,7 @@ export async function serveModern(
   request: HotRequest,
   authInfo: AuthInfo,
 ): Promise<McpAnswer | undefined> {
-  const transport = new ModernExchangeTransport();
+  const transport = new ModernExchangeTransport(CLASSIFICATION);
   await server.connect(transport);
   const outcome = await transport.exchange(request, authInfo);
   if (outcome.beforeDispatch) return undefined;
@@ -171,89 +168,3 @@ function jsonAnswer(status: number, message: JSONRPCMessage): McpAnswer {
 
 /** The SDK entry answers a missing required client capability 400 even from a handler; every other handler error is 200 (its httpStatusForErrorCode). */
 const MISSING_CAPABILITY = ProtocolErrorCode.MissingRequiredClientCapability;
-
-interface ExchangeOutcome {
-  readonly message: JSONRPCMessage;
-  /** Answered while the message was being delivered: by the protocol layer's pre-handler gates. */
-  readonly beforeDispatch: boolean;
-}
-
-/**
- * The terminal answer to the one request a single-exchange transport delivers, handed back as a
- * value instead of a web `Response` (whose body stream, and reading it back, cost more than the rest
- * of the transport). JSON mode drops related notifications, so only that answer matters.
- */
-class TerminalAnswer {
-  #requestId: JSONRPCRequest['id'] | undefined;
-  #dispatching = false;
-  #settle: ((outcome: ExchangeOutcome) => void) | undefined;
-
-  /** Delivers the request (`deliver` calls the server's `onmessage`) and waits for its answer. */
-  awaitAnswer(request: JSONRPCRequest, deliver: () => void): Promise<ExchangeOutcome> {
-    this.#requestId = request.id;
-    const answered = new Promise<ExchangeOutcome>((resolve) => (this.#settle = resolve));
-    this.#dispatching = true;
-    try {
-      deliver();
-    } finally {
-      this.#dispatching = false;
-    }
-    return answered;
-  }
-
-  /** What the server sends: the answer to the request settles the exchange; anything else is dropped. */
-  offer(message: JSONRPCMessage): void {
-    if (!('id' in message) || message.id !== this.#requestId || 'method' in message) return;
-    this.#settle?.({ message, beforeDispatch: this.#dispatching });
-    this.#settle = undefined;
-  }
-}
-
-/**
- * The 2026-07-28 transport. It extends the SDK's `PerRequestHTTPServerTransport` only for the
- * documented binding: connecting a `Server` to an instance of it binds the server to the classified
- * revision, exactly as the SDK entry's own exchanges are bound. Its serving methods are its own;
- * `handleMessage` is never used.
- */
-class ModernExchangeTransport extends PerRequestHTTPServerTransport {
-  readonly #answer = new TerminalAnswer();
-
-  constructor() {
-    super({ classification: CLASSIFICATION, responseMode: 'json' });
-  }
-
-  override async start(): Promise<void> {}
-
-  /** Delivers the request as the SDK's transport does: its classification and auth alongside. */
-  exchange(request: HotRequest, authInfo: AuthInfo): Promise<ExchangeOutcome> {
-    return this.#answer.awaitAnswer(request, () =>
-      this.onmessage?.(request, { classification: CLASSIFICATION, authInfo }),
-    );
-  }
-
-  override async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
-    this.#answer.offer(message);
-  }
-}
-
-/**
- * The 2025-era transport: a plain `Transport`, so the server stays unbound to any revision, as it is
- * on the SDK's stateless transport, which delivers each message with no classification.
- */
-class LegacyExchangeTransport implements Transport {
-  onmessage?: Transport['onmessage'];
-  readonly #answer = new TerminalAnswer();
-
-  async start(): Promise<void> {}
-
-  async close(): Promise<void> {}
-
-  exchange(request: HotRequest, authInfo: AuthInfo): Promise<ExchangeOutcome> {
-    const extra: MessageExtraInfo = { authInfo };
-    return this.#answer.awaitAnswer(request, () => this.onmessage?.(request, extra));
-  }
-
-  async send(message: JSONRPCMessage): Promise<void> {
-    this.#answer.offer(message);
-  }
-}

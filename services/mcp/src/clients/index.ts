@@ -1,4 +1,4 @@
-import { createClient, type AddressBook, type ServiceClient } from '@rde/platform';
+import { clientSet, createClient, type AddressBook, type ServiceClient } from '@rde/platform';
 import { auth, billing, catalog, catalogSkills, dataset, waterfall, workflow } from '@rde/proto';
 
 /** The services the MCP tools call (SearchPeople is never retried: it spends): the same RPCs the REST routes call, so charging is identical. */
@@ -13,22 +13,15 @@ export interface ToolClients {
 }
 
 export function createToolClients(addresses: AddressBook, deadlineMs: number): ToolClients {
-  const clients = {
-    catalog: createClient(catalog.CatalogServiceService, { address: addresses.get('catalog'), deadlineMs }),
-    skills: createClient(catalogSkills.SkillServiceService, { address: addresses.get('catalog'), deadlineMs }),
-    billing: createClient(billing.BillingServiceService, { address: addresses.get('billing'), deadlineMs }),
-    dataset: createClient(dataset.DatasetServiceService, { address: addresses.get('dataset'), deadlineMs }),
-    waterfall: createClient(waterfall.WaterfallServiceService, { address: addresses.get('waterfall'), deadlineMs }),
-    workflow: createClient(workflow.WorkflowServiceService, { address: addresses.get('workflow'), deadlineMs }),
-  };
+  const { connect, close } = clientSet(addresses, deadlineMs);
   return {
-    catalog: clients.catalog.rpc,
-    skills: clients.skills.rpc,
-    billing: clients.billing.rpc,
-    dataset: clients.dataset.rpc,
-    waterfall: clients.waterfall.rpc,
-    workflow: clients.workflow.rpc,
-    close: () => Object.values(clients).forEach((client) => client.close()),
+    catalog: connect('catalog', catalog.CatalogServiceService),
+    skills: connect('catalog', catalogSkills.SkillServiceService),
+    billing: connect('billing', billing.BillingServiceService),
+    dataset: connect('dataset', dataset.DatasetServiceService),
+    waterfall: connect('waterfall', waterfall.WaterfallServiceService),
+    workflow: connect('workflow', workflow.WorkflowServiceService),
+    close,
   };
 }
 

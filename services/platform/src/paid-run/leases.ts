@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import { leaseHeartbeat } from '../lease-heartbeat';
 import type { Collection, Document, Filter } from '../ports/document-store';
 
 /** A run walked by one process at a time: that process renews the lease; once it lapses the run is anyone's. */
@@ -45,8 +46,6 @@ export class RunLeases<T extends LeasedRun> {
 
   /** Renews the lease every third of its length until the returned stop is called; a failed renewal is reported. */
   heartbeat(runId: string, owner: string, onError: (error: unknown) => void): () => void {
-    const timer = setInterval(() => void this.renew(runId, owner).catch(onError), this.leaseMs / 3);
-    timer.unref();
-    return () => clearInterval(timer);
+    return leaseHeartbeat(this.leaseMs, () => this.renew(runId, owner), onError);
   }
 }

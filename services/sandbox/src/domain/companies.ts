@@ -3,15 +3,14 @@ import { hash2, hashString, Rng, unit } from './hash';
 import { Permutation } from './partition';
 import { compact, domainOf, normalizeName } from './text';
 import {
-  CITIES,
   COMPANY_NAME_SUFFIXES,
   INDUSTRIES,
   NAME_HEADS,
   NAME_MIDDLES,
   NAME_TAILS,
   SIZE_BANDS,
-  type City,
-} from './vocabulary';
+} from './company-vocabulary';
+import { CITIES, type City } from './vocabulary';
 
 export type EmailPattern = 'first.last' | 'flast' | 'first' | 'firstlast';
 const EMAIL_PATTERNS: readonly EmailPattern[] = ['first.last', 'first.last', 'flast', 'first', 'firstlast'];

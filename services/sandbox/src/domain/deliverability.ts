@@ -1,7 +1,7 @@
 import { hash2, hashString, unit } from './hash';
-import { addressAt } from './people';
+import { addressAt } from './contact-details';
 import type { Universe } from './universe';
-import { FREE_MAIL_DOMAINS } from './vocabulary';
+import { FREE_MAIL_DOMAINS } from './person-vocabulary';
 
 export interface Verdict {
   readonly result: 'deliverable' | 'undeliverable' | 'risky';

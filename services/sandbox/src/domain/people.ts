@@ -1,8 +1,9 @@
 import type { Company } from './companies';
+import { contactOf, type Contact } from './contact-details';
 import type { Rng } from './hash';
-import { compact } from './text';
-import { titleFor, type Career, type PersonFacts, type PersonTraits } from './person-facts';
-import { FREE_MAIL_DOMAINS, SCHOOLS, SENIORITIES, type City, type Seniority } from './vocabulary';
+import { PERSON_STREAMS, titleFor, type Career, type PersonFacts, type PersonTraits } from './person-facts';
+import { SCHOOLS } from './person-vocabulary';
+import { SENIORITIES, type City, type Seniority } from './vocabulary';
 
 /** The universe's "today": dates are relative to it, never to the clock, so records never drift. */
 export const AS_OF_MONTH = 2026 * 12;
@@ -46,13 +47,6 @@ export interface PersonSummary {
   readonly traits: PersonTraits;
 }
 
-/** How to reach a person: what finders find. */
-export interface Contact {
-  readonly workEmail: string;
-  readonly personalEmail: string;
-  readonly mobilePhone: string;
-}
-
 /** A whole profile: the summary, contact details and history. */
 export interface Person extends PersonSummary, Contact {
   readonly certifications: readonly string[];
@@ -61,42 +55,9 @@ export interface Person extends PersonSummary, Contact {
   readonly experience: readonly Experience[];
 }
 
-/** Each part of a person draws from its own stream, so a part is built without the others. */
-const STREAMS = { headline: 1, contact: 2, history: 3 } as const;
-
 export function monthString(month: number): string {
   const m = (month % 12) + 1;
   return `${Math.floor(month / 12)}-${m < 10 ? '0' : ''}${m}`;
-}
-
-/** The address a person would have at a company, by that company's pattern. */
-export function addressAt(company: Company, firstName: string, lastName: string): string {
-  const first = compact(firstName);
-  const last = compact(lastName);
-  switch (company.emailPattern) {
-    case 'first.last':
-      return `${first}.${last}@${company.domain}`;
-    case 'flast':
-      return `${first[0]}${last}@${company.domain}`;
-    case 'first':
-      return `${first}@${company.domain}`;
-    case 'firstlast':
-      return `${first}${last}@${company.domain}`;
-  }
-}
-
-/** A person's address at their current employer. */
-export function workEmailOf(universe: PersonFacts, id: number): string {
-  const { first, last } = universe.nameOf(id);
-  return addressAt(universe.companies.get(universe.companyOf(id)), first, last);
-}
-
-/** A recent mover's address at the employer they left: what finders with stale data return. */
-export function previousWorkEmailOf(universe: PersonFacts, id: number): string | undefined {
-  const movedFrom = universe.traitsOf(id).movedFrom;
-  if (movedFrom === undefined) return undefined;
-  const { first, last } = universe.nameOf(id);
-  return addressAt(universe.companies.get(movedFrom), first, last);
 }
 
 export function buildSummary(universe: PersonFacts, id: number): PersonSummary {
@@ -108,7 +69,7 @@ export function buildSummary(universe: PersonFacts, id: number): PersonSummary {
   const traits = universe.traitsOf(id, companyIndex);
   const career = universe.careerOf(id, traits);
   const skills = universe.skillsOf(id, traits);
-  const headline = universe.personStream(id, STREAMS.headline);
+  const headline = universe.personStream(id, PERSON_STREAMS.headline);
   return {
     index: id,
     id: `per_${id}`,
@@ -139,19 +100,9 @@ export function buildSummary(universe: PersonFacts, id: number): PersonSummary {
   };
 }
 
-export function contactOf(universe: PersonFacts, id: number): Contact {
-  const { first, last } = universe.nameOf(id);
-  const rng = universe.personStream(id, STREAMS.contact);
-  return {
-    workEmail: workEmailOf(universe, id),
-    personalEmail: `${personalLocalPart(first, last, rng)}@${rng.pick(FREE_MAIL_DOMAINS)}`,
-    mobilePhone: mobileNumber(universe.cityOf(id), rng),
-  };
-}
-
 export function buildPerson(universe: PersonFacts, id: number): Person {
   const summary = buildSummary(universe, id);
-  const rng = universe.personStream(id, STREAMS.history);
+  const rng = universe.personStream(id, PERSON_STREAMS.history);
   const { traits } = summary;
   const career = universe.careerOf(id, traits);
   const firstJobYear = Math.floor((AS_OF_MONTH - career.totalMonths) / 12);
@@ -228,25 +179,4 @@ function buildEducation(universe: PersonFacts, id: number, firstJobYear: number,
     { school: rng.pick(SCHOOLS), degree, startYear: endYear - 2, endYear },
     { school: rng.pick(SCHOOLS), degree: 'BSc', startYear: endYear - 6, endYear: endYear - 2 },
   ];
-}
-
-/** E.164: the city's prefix, then 7 digits in North America (area code in the prefix) or 8 elsewhere. */
-function mobileNumber(city: City, rng: Rng): string {
-  const northAmerican = city.phonePrefix.startsWith('+1');
-  return (
-    city.phonePrefix + String(rng.int(0, northAmerican ? 9_999_999 : 99_999_999)).padStart(northAmerican ? 7 : 8, '0')
-  );
-}
-
-function personalLocalPart(firstName: string, lastName: string, rng: Rng): string {
-  const first = compact(firstName);
-  const last = compact(lastName);
-  switch (rng.int(0, 2)) {
-    case 0:
-      return `${first}.${last}`;
-    case 1:
-      return `${first}${last}${rng.int(1, 99)}`;
-    default:
-      return `${first[0]}${last}${rng.int(1970, 2004)}`;
-  }
 }

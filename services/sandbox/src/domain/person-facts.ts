@@ -39,6 +39,9 @@ export interface PersonFacts {
   otherGeneratedCompany(company: number, salt: number): number;
 }
 
+/** Each part of a person draws from its own stream, so a part is built without the others. */
+export const PERSON_STREAMS = { headline: 1, contact: 2, history: 3 } as const;
+
 export const DEPARTMENT_BY_ID = new Map(DEPARTMENTS.map((department) => [department.id, department]));
 
 /** The title a role carries at a level: ICs keep the role's title, managers up take the department's. */

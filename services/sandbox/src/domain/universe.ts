@@ -1,6 +1,7 @@
 import { CompanyDirectory, HARD_CASE_STAFF_TOTAL, cityByName, staffWeights } from './companies';
 import { HARD_CASE_COMPANIES, HARD_CASE_STAFF, TRAIT_RATES } from './hard-cases';
 import { hash2, hashString, Rng, unit } from './hash';
+import { NameDealer } from './name-dealer';
 import { apportion, Partition, Permutation } from './partition';
 import { buildPerson, buildSummary, type Person, type PersonSummary } from './people';
 import { DEPARTMENT_BY_ID, titleFor, type Career, type PersonFacts, type PersonTraits } from './person-facts';
@@ -8,8 +9,6 @@ import { compact } from './text';
 import {
   ALL_SKILLS,
   CITIES,
-  FIRST_NAMES,
-  LAST_NAMES,
   ROLES,
   SENIORITIES,
   SENIORITY_WEIGHTS,
@@ -32,23 +31,6 @@ const TRAIT_SALTS = Object.fromEntries(Object.keys(TRAIT_RATES).map((trait) => [
   keyof typeof TRAIT_RATES,
   number
 >;
-const NAME_SLOTS = FIRST_NAMES.length * LAST_NAMES.length;
-/** Prime and not a factor of NAME_SLOTS, so stepping by it visits every slot before repeating. */
-const NAME_STRIDE = 7919;
-const NAME_STRIDE_INVERSE = modularInverse(NAME_STRIDE, NAME_SLOTS);
-const FIRST_NAME_INDEX = new Map(FIRST_NAMES.map((name, i) => [compact(name), i]));
-const LAST_NAME_INDEX = new Map(LAST_NAMES.map((name, i) => [compact(name), i]));
-
-function modularInverse(value: number, modulus: number): number {
-  let [a, b, x, y] = [value % modulus, modulus, 1, 0];
-  while (b !== 0) {
-    const q = Math.floor(a / b);
-    [a, b, x, y] = [b, a - q * b, y, x - q * y];
-  }
-  if (a !== 1) throw new Error(`${value} has no inverse modulo ${modulus}`);
-  return ((x % modulus) + modulus) % modulus;
-}
-
 /**
  * The synthetic people universe. Nothing about a person is stored: every attribute is a function
  * of (seed, person index). The attributes searches filter on (employer, role, level, city, side
@@ -66,8 +48,8 @@ export class Universe implements PersonFacts {
   readonly sideSkills: Partition;
   readonly seedHash: number;
   private readonly linkedinCodes: Permutation;
-  private readonly nameSlots: Permutation;
-  private readonly keys: Record<'names' | 'skills' | 'career' | 'traits' | 'person', number>;
+  private readonly names: NameDealer;
+  private readonly keys: Record<'skills' | 'career' | 'traits' | 'person', number>;
 
   constructor(options: UniverseOptions) {
     this.seed = options.seed;
@@ -97,9 +79,8 @@ export class Universe implements PersonFacts {
       'side-skills',
     );
     this.linkedinCodes = new Permutation(options.people, key('linkedin'));
-    this.nameSlots = new Permutation(NAME_SLOTS, key('name-slots'));
+    this.names = new NameDealer(this.employment, key('names'), key('name-slots'));
     this.keys = {
-      names: key('names'),
       skills: key('skills'),
       career: key('career'),
       traits: key('traits'),
@@ -153,15 +134,9 @@ export class Universe implements PersonFacts {
     return CITIES[this.cities.valueOf(id)]!;
   }
 
-  /**
-   * Names are dealt per company: the k-th employee of company c gets name slot
-   * (offset(c) + k * NAME_STRIDE) mod NAME_SLOTS, shuffled by a permutation. So names are unique
-   * within a company (no two people share a work address) and a name finds its person in O(1).
-   */
+  /** Unique within the company (see NameDealer). */
   nameOf(id: number, company = this.companyOf(id)): { first: string; last: string } {
-    const slot = (this.nameOffset(company) + this.employment.rankOf(id, company) * NAME_STRIDE) % NAME_SLOTS;
-    const name = this.nameSlots.forward(slot);
-    return { first: FIRST_NAMES[Math.floor(name / LAST_NAMES.length)]!, last: LAST_NAMES[name % LAST_NAMES.length]! };
+    return this.names.nameOf(id, company);
   }
 
   /** A few of the role's skills plus one side skill; title-only profiles list none. */
@@ -232,18 +207,8 @@ export class Universe implements PersonFacts {
 
   /** The current employee of the company with this name, if any: `nameOf` run backwards. */
   findEmployee(company: number, firstName: string, lastName: string): number | undefined {
-    const first = FIRST_NAME_INDEX.get(compact(firstName));
-    const last = LAST_NAME_INDEX.get(compact(lastName));
-    if (first === undefined || last === undefined || !(company >= 0 && company < this.companies.count))
-      return undefined;
-    const slot = this.nameSlots.inverse(first * LAST_NAMES.length + last);
-    const rank = (((slot - this.nameOffset(company)) % NAME_SLOTS) + NAME_SLOTS) % NAME_SLOTS;
-    const employee = (rank * NAME_STRIDE_INVERSE) % NAME_SLOTS;
-    return employee < this.employment.countOf(company) ? this.employment.member(company, employee) : undefined;
-  }
-
-  private nameOffset(company: number): number {
-    return hash2(this.keys.names, company) % NAME_SLOTS;
+    if (!(company >= 0 && company < this.companies.count)) return undefined;
+    return this.names.employeeNamed(company, firstName, lastName);
   }
 
   /** The index of the hash-chosen generated company other than `company`, for a previous job. */

@@ -10,10 +10,13 @@ import { Problem } from './Problem';
 export function SignedInLayout({
   title,
   problem,
+  back,
   children,
 }: {
   title: string;
   problem?: ApiProblem;
+  /** A one-item page's way back to its list. */
+  back?: { href: string; label: string };
   children: ReactNode;
 }) {
   const signOut = async () => {
@@ -48,6 +51,11 @@ export function SignedInLayout({
         ) : (
           <>
             <Problem problem={problem} />
+            {back && (
+              <p>
+                <a href={back.href}>{back.label}</a>
+              </p>
+            )}
             {children}
           </>
         )}

@@ -1,4 +1,4 @@
-import type { Caller, Clock, Logger } from '@rde/platform';
+import { leaseHeartbeat, type Caller, type Clock, type Logger } from '@rde/platform';
 import { resolveValue } from '../domain/references';
 import { ENDED_STEP_STATUSES, endStatusOf, type RunRecord, type StepState } from '../domain/run';
 import type { WorkflowRunsRepository } from '../store/runs';
@@ -29,19 +29,18 @@ export class WorkRun {
     const { runs, owner, leaseMs, clock } = this.deps;
     const run = await runs.claim(runId, owner, clock.now(), leaseMs);
     if (!run) return;
-    const heartbeat = setInterval(() => {
-      void runs
-        .renew(runId, owner, clock.now() + leaseMs)
-        .catch((error: unknown) => this.deps.logger.warn({ err: error, runId }, 'could not renew a run claim'));
-    }, leaseMs / 3);
-    heartbeat.unref();
+    const stopHeartbeat = leaseHeartbeat(
+      leaseMs,
+      () => runs.renew(runId, owner, clock.now() + leaseMs),
+      (error) => this.deps.logger.warn({ err: error, runId }, 'could not renew a run claim'),
+    );
     try {
       await this.walk(run);
     } catch (error) {
       if (!(error instanceof ClaimLost)) throw error;
       this.deps.logger.warn({ runId }, 'workflow run taken over by another replica; this one stops');
     } finally {
-      clearInterval(heartbeat);
+      stopHeartbeat();
     }
   }
 

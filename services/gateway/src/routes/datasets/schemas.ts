@@ -1,6 +1,6 @@
 /** JSON schemas of the dataset routes: they validate requests (422 on failure) and feed /openapi.json. */
 
-import { INT32_MAX, jsonObject, pageOffset, pathParam, sessionId } from '../../contract';
+import { INT32_MAX, jsonObject, pageOffset, pageSchema, pathParam, sessionId } from '../../contract';
 
 /** A POST stays under gRPC's default 4 MiB message once its rows are re-encoded for the dataset service. */
 export const CREATE_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -86,19 +86,9 @@ export const rowsQuery = {
   properties: { offset, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 50 } },
 } as const;
 
-const page = { offset: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' } } as const;
+export const listSchema = pageSchema('datasets', datasetSchema);
 
-export const listSchema = {
-  type: 'object',
-  properties: { datasets: { type: 'array', items: datasetSchema }, ...page },
-  required: ['datasets', 'offset', 'limit', 'total'],
-} as const;
-
-export const rowsSchema = {
-  type: 'object',
-  properties: { rows: { type: 'array', items: row }, ...page },
-  required: ['rows', 'offset', 'limit', 'total'],
-} as const;
+export const rowsSchema = pageSchema('rows', row);
 
 export const csvResponse = {
   description: 'the header line (the columns), then one line per row; nested values are JSON in their cell',

@@ -1,7 +1,7 @@
 /** JSON schemas of the workflow run and webhook routes (decisions 0074, 0075): requests and /openapi.json. */
 
 import { publicSchemas } from '@rde/proto';
-import { pageOffset, pathParam } from '../../contract';
+import { pageOffset, pageSchema, pathParam } from '../../contract';
 import { workflowParams } from './schemas';
 
 /** `POST /workflows/call` (decision 0074), shared with the MCP tool `call_workflow`. */
@@ -79,16 +79,7 @@ export const runSchema = {
   required: ['id', 'workflow_id', 'version', 'status', 'mode', 'source', 'created_at', 'charged_credits', 'steps'],
 } as const;
 
-export const runListSchema = {
-  type: 'object',
-  properties: {
-    runs: { type: 'array', items: runSchema },
-    offset: { type: 'integer' },
-    limit: { type: 'integer' },
-    total: { type: 'integer' },
-  },
-  required: ['runs', 'offset', 'limit', 'total'],
-} as const;
+export const runListSchema = pageSchema('runs', runSchema);
 
 export const rotatedSchema = {
   type: 'object',

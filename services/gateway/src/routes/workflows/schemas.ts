@@ -1,7 +1,7 @@
 /** JSON schemas of the workflow definition routes: they validate requests (422 on failure) and feed /openapi.json. */
 
 import { publicSchemas } from '@rde/proto';
-import { INT32_MAX, jsonObject, pageOffset, pathParam, validationIssue } from '../../contract';
+import { INT32_MAX, jsonObject, pageOffset, pageSchema, pathParam, validationIssue } from '../../contract';
 
 /** Lint answers any JSON object with its problems, so its body is only an object: the checks are the answer. */
 export const lintBody = {
@@ -115,16 +115,7 @@ export const lintSchema = {
   required: ['valid', 'problems'],
 } as const;
 
-export const listSchema = {
-  type: 'object',
-  properties: {
-    workflows: { type: 'array', items: summarySchema },
-    offset: { type: 'integer' },
-    limit: { type: 'integer' },
-    total: { type: 'integer' },
-  },
-  required: ['workflows', 'offset', 'limit', 'total'],
-} as const;
+export const listSchema = pageSchema('workflows', summarySchema);
 
 export const subjectSchema = {
   type: 'object',

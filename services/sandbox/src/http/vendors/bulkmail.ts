@@ -1,6 +1,6 @@
 import { findContact } from '../../domain/contacts';
 import { hashString, Rng } from '../../domain/hash';
-import { workEmailOf } from '../../domain/people';
+import { workEmailOf } from '../../domain/contact-details';
 import { registerJobEndpoints } from '../job-endpoints';
 import { object, text } from '../schema';
 import type { VendorDefinition } from '../vendor-kit';

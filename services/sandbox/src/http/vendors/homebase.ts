@@ -1,5 +1,5 @@
 import { findContact } from '../../domain/contacts';
-import { contactOf, previousWorkEmailOf } from '../../domain/people';
+import { contactOf, previousWorkEmailOf } from '../../domain/contact-details';
 import { object, text } from '../schema';
 import type { VendorDefinition } from '../vendor-kit';
 

@@ -1,5 +1,5 @@
 import { findContact } from '../../domain/contacts';
-import { workEmailOf } from '../../domain/people';
+import { workEmailOf } from '../../domain/contact-details';
 import { object, text } from '../schema';
 import type { VendorDefinition } from '../vendor-kit';
 

@@ -2,7 +2,8 @@ import { citiesForPlaceName, PLACE_NAMES, placeName } from '../../domain/locatio
 import { AS_OF_MONTH, monthString } from '../../domain/people';
 import { searchPeople, type PeopleQuery } from '../../domain/search';
 import type { Universe } from '../../domain/universe';
-import { SENIORITIES, SIZE_BANDS, type Seniority } from '../../domain/vocabulary';
+import { SIZE_BANDS } from '../../domain/company-vocabulary';
+import { SENIORITIES, type Seniority } from '../../domain/vocabulary';
 import { object, text, textList } from '../schema';
 import type { VendorDefinition } from '../vendor-kit';
 

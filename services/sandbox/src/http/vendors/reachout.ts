@@ -1,4 +1,4 @@
-import { previousWorkEmailOf, workEmailOf } from '../../domain/people';
+import { previousWorkEmailOf, workEmailOf } from '../../domain/contact-details';
 import { registerJobEndpoints } from '../job-endpoints';
 import { object, text } from '../schema';
 import type { VendorDefinition } from '../vendor-kit';

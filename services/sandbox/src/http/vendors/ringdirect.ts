@@ -1,4 +1,4 @@
-import { contactOf } from '../../domain/people';
+import { contactOf } from '../../domain/contact-details';
 import { registerJobEndpoints } from '../job-endpoints';
 import { object, text } from '../schema';
 import type { VendorDefinition } from '../vendor-kit';

@@ -1,4 +1,4 @@
-import type { Clock, Logger } from '@rde/platform';
+import { leaseHeartbeat, type Clock, type Logger } from '@rde/platform';
 import type { DatasetRunDocument, DatasetRunRepository } from '../../store/dataset-runs';
 import type { RunChunkDocument, RunChunkRepository } from '../../store/run-chunks';
 import type { ChunkWalker } from './chunk-walk';
@@ -37,18 +37,17 @@ export class ChunkWorker {
     const { chunks, owner, leaseMs } = this.deps;
     const chunk = await chunks.claim(chunkId, owner, leaseMs);
     if (!chunk) return;
-    const heartbeat = setInterval(() => {
-      void chunks
-        .renew(chunkId, owner, leaseMs)
-        .catch((error: unknown) => this.deps.logger.warn({ err: error, chunkId }, 'could not renew a chunk lease'));
-    }, leaseMs / 3);
-    heartbeat.unref();
+    const stopHeartbeat = leaseHeartbeat(
+      leaseMs,
+      () => chunks.renew(chunkId, owner, leaseMs),
+      (error) => this.deps.logger.warn({ err: error, chunkId }, 'could not renew a chunk lease'),
+    );
     try {
       await this.walkAndEnd(chunk);
     } catch (error) {
       await this.failed(chunk, error);
     } finally {
-      clearInterval(heartbeat);
+      stopHeartbeat();
     }
   }
 

@@ -12,10 +12,11 @@ export function Dataset({ params: { id } }: { params: { id: string } }) {
     useCallback(() => answered(api.GET('/api/v2/datasets/{ds_id}', { params: { path: { ds_id: id } } })), [id]),
   );
   return (
-    <SignedInLayout title={data ? `Dataset ${data.name}` : 'Dataset'} problem={problem}>
-      <p>
-        <a href="/app/datasets">All datasets</a>
-      </p>
+    <SignedInLayout
+      title={data ? `Dataset ${data.name}` : 'Dataset'}
+      problem={problem}
+      back={{ href: '/app/datasets', label: 'All datasets' }}
+    >
       {data && (
         <>
           <p>

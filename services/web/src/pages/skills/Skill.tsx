@@ -24,10 +24,11 @@ export function Skill({ params: { id } }: { params: { id: string } }) {
     ),
   );
   return (
-    <SignedInLayout title={data ? `Skill ${data.name}` : 'Skill'} problem={problem}>
-      <p>
-        <a href="/app/skills">All skills</a>
-      </p>
+    <SignedInLayout
+      title={data ? `Skill ${data.name}` : 'Skill'}
+      problem={problem}
+      back={{ href: '/app/skills', label: 'All skills' }}
+    >
       {data && (
         <>
           <p>{data.description}</p>

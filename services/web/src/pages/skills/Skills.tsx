@@ -1,12 +1,12 @@
 import { api } from '../../api/client';
-import { answered, useLoaded } from '../../api/call';
+import { answered } from '../../api/call';
 import { when } from '../../api/format';
-import { SignedInLayout } from '../../components/SignedInLayout';
-import { Table, type Column } from '../../components/Table';
+import { ListPage } from '../../components/ListPage';
+import type { Column } from '../../components/Table';
 
-type Skill = Awaited<ReturnType<typeof loadSkills>>['skills'][number];
+type Skill = Awaited<ReturnType<typeof loadSkills>>[number];
 
-const loadSkills = () => answered(api.GET('/api/v2/workspace/skills'));
+const loadSkills = () => answered(api.GET('/api/v2/workspace/skills')).then((page) => page.skills);
 
 const COLUMNS: Column<Skill>[] = [
   { header: 'Name', cell: (skill) => <a href={`/app/skills/${skill.id}`}>{skill.name}</a> },
@@ -21,17 +21,12 @@ const COLUMNS: Column<Skill>[] = [
 
 /** The workspace's custom skills: the caller's own and the team's, with what waits for the owner. */
 export function Skills() {
-  const { data, problem } = useLoaded(loadSkills);
   return (
-    <SignedInLayout title="Skills" problem={problem}>
-      {data && (
-        <Table
-          columns={COLUMNS}
-          rows={data.skills}
-          rowKey={(skill) => skill.id}
-          empty="No custom skills yet: an agent saves one with POST /api/v2/workspace/skills."
-        />
-      )}
-    </SignedInLayout>
+    <ListPage
+      title="Skills"
+      load={loadSkills}
+      columns={COLUMNS}
+      empty="No custom skills yet: an agent saves one with POST /api/v2/workspace/skills."
+    />
   );
 }

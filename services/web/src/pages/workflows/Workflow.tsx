@@ -21,10 +21,11 @@ export function Workflow({ params: { id } }: { params: { id: string } }) {
     ),
   );
   return (
-    <SignedInLayout title={data ? `Workflow ${data.name}` : 'Workflow'} problem={problem}>
-      <p>
-        <a href="/app/workflows">All workflows</a>
-      </p>
+    <SignedInLayout
+      title={data ? `Workflow ${data.name}` : 'Workflow'}
+      problem={problem}
+      back={{ href: '/app/workflows', label: 'All workflows' }}
+    >
       {data && (
         <>
           <p>{data.description}</p>

@@ -1,12 +1,13 @@
 import { api } from '../../api/client';
-import { answered, useLoaded } from '../../api/call';
+import { answered } from '../../api/call';
 import { when } from '../../api/format';
-import { SignedInLayout } from '../../components/SignedInLayout';
-import { Table, type Column } from '../../components/Table';
+import { ListPage } from '../../components/ListPage';
+import type { Column } from '../../components/Table';
 
-type Workflow = Awaited<ReturnType<typeof loadWorkflows>>['workflows'][number];
+type Workflow = Awaited<ReturnType<typeof loadWorkflows>>[number];
 
-const loadWorkflows = () => answered(api.GET('/api/v2/workflows', { params: { query: { limit: 100 } } }));
+const loadWorkflows = () =>
+  answered(api.GET('/api/v2/workflows', { params: { query: { limit: 100 } } })).then((page) => page.workflows);
 
 const COLUMNS: Column<Workflow>[] = [
   { header: 'Name', cell: (workflow) => <a href={`/app/workflows/${workflow.id}`}>{workflow.name}</a> },
@@ -18,17 +19,12 @@ const COLUMNS: Column<Workflow>[] = [
 
 /** The workspace's stored workflows (applied through the API, the CLI or an agent); each opens its versions. */
 export function Workflows() {
-  const { data, problem } = useLoaded(loadWorkflows);
   return (
-    <SignedInLayout title="Workflows" problem={problem}>
-      {data && (
-        <Table
-          columns={COLUMNS}
-          rows={data.workflows}
-          rowKey={(workflow) => workflow.id}
-          empty="No workflows yet: apply one with POST /api/v2/workflows/apply or an agent’s workflow skill."
-        />
-      )}
-    </SignedInLayout>
+    <ListPage
+      title="Workflows"
+      load={loadWorkflows}
+      columns={COLUMNS}
+      empty="No workflows yet: apply one with POST /api/v2/workflows/apply or an agent’s workflow skill."
+    />
   );
 }
