@@ -1,5 +1,7 @@
+import type { Client } from '@modelcontextprotocol/client';
 import { api, sandboxCounters, type ApiResponse } from '../e2e/api';
 import { mode, startRde, waitUntil, type RunningRde } from '../e2e/harness';
+import { mcpClient } from '../e2e/mcp-client';
 import { enrichmentSupport, type Person } from '../spec/enrichment-support';
 
 jest.setTimeout(240_000);
@@ -136,5 +138,49 @@ describeDistributed('fault: the gateway holding a keyed paid call dies; the retr
     const later = await api(second!, 'POST', route.path, request);
     expect(later.text).toBe(answer!.text);
     expect(later.headers.get('idempotent-replayed')).toBe('true');
+  });
+  test('an MCP tools/call keyed in its _meta: one charge, and the retry and every later one answer the same', async () => {
+    const key = await workspace();
+    await knobs('mailfinder', {
+      hit_rate_multiplier: 50,
+      latency_ms: { median: VENDOR_LATENCY_MS, p95: VENDOR_LATENCY_MS },
+    });
+    const subject = await person(29_950);
+    const [first, second] = rde.replicasOf('gateway').map((gateway) => ({ ...rde, baseUrl: rde.baseUrlOf(gateway) }));
+    const [dyingClient, survivingClient] = [await mcpClient(first!, key), await mcpClient(second!, key)];
+    const idempotencyKey = `gateway-kill-mcp-${Date.now()}`;
+    const find = (client: Client) =>
+      client.callTool({
+        name: 'call_tool_method',
+        arguments: { tool: 'mailfinder', ...personPayload(subject, 'domain'), method: 'find' },
+        _meta: { 'io.rde/idempotency-key': idempotencyKey },
+      });
+    const vendorCalls = async () => (await sandboxCounters(rde)).mailfinder?.find?.requests ?? 0;
+    const before = await vendorCalls();
+
+    const dying = find(dyingClient).catch((error: unknown) => error);
+    await waitUntil(async () => (await vendorCalls()) > before, 30_000, 50);
+    await rde.stopModule('gateway', 'SIGKILL');
+    live = second!;
+    expect(String(await dying)).toContain('fetch failed');
+
+    // While the dead gateway's lease stands the key is in use (a JSON-RPC error); then the retry runs.
+    let answer: Awaited<ReturnType<typeof find>> | undefined;
+    await waitUntil(
+      async () => {
+        answer = await find(survivingClient);
+        return true;
+      },
+      60_000,
+      250,
+    );
+    expect(answer!.isError).toBeFalsy();
+    const { credits_charged: charged, run_id: runId } = (answer!.structuredContent as any)._meta;
+    expect(charged).toBeGreaterThan(0);
+    expect(await settled(key)).toMatchObject({ balance: 100 - charged, reserved: 0 });
+    const made = await charges(key);
+    expect(made.map((charge) => charge.id.startsWith(`${runId}:`))).toEqual([true]);
+    expect(await find(survivingClient)).toEqual(answer);
+    await Promise.all([dyingClient.close(), survivingClient.close()]);
   });
 });

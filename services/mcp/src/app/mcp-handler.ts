@@ -44,18 +44,25 @@ const LISTED: ListToolsResult = {
   })),
 };
 
-/** The caller the gateway resolved, carried through the SDK as pass-through auth info. */
-export function authInfoOf(caller: Caller): AuthInfo {
-  return { token: '', clientId: caller.workspaceId, scopes: [], extra: { caller } };
+/** What the gateway resolved: the caller, and the call id of a keyed `tools/call` ('' when none). */
+interface Passed {
+  readonly caller: Caller;
+  readonly callId: string;
+}
+
+/** The caller (and call id) the gateway resolved, carried through the SDK as pass-through auth info. */
+export function authInfoOf(caller: Caller, callId = ''): AuthInfo {
+  const extra: Passed = { caller, callId };
+  return { token: '', clientId: caller.workspaceId, scopes: [], extra: { ...extra } };
 }
 
 /**
  * The stateless MCP server of a hot exchange (`tools/list`, `tools/call` on the JSON fast path), bound
  * to the caller: the tools only. Cheap by design (measured in test/bench/mcp.bench.ts).
  */
-export function mcpServerFor(clients: ToolClients, caller: Caller): Server {
+export function mcpServerFor(clients: ToolClients, caller: Caller, callId = ''): Server {
   const server = new Server(SERVER_INFO, { capabilities: {}, supportedProtocolVersions: SERVED_REVISIONS });
-  serveTools(server, clients, caller);
+  serveTools(server, clients, { caller, callId });
   return server;
 }
 
@@ -64,12 +71,12 @@ export function mcpServerFor(clients: ToolClients, caller: Caller): Server {
  * skills as resources (decision 0080). The resource list never changes while a client is connected,
  * and there is no stream to announce it on.
  */
-export function fullMcpServerFor(clients: ToolClients, skills: SkillResources, caller: Caller): McpServer {
+export function fullMcpServerFor(clients: ToolClients, skills: SkillResources, caller: Caller, callId = ''): McpServer {
   const mcp = new McpServer(SERVER_INFO, {
     capabilities: { resources: { listChanged: false } },
     supportedProtocolVersions: SERVED_REVISIONS,
   });
-  serveTools(mcp.server, clients, caller);
+  serveTools(mcp.server, clients, { caller, callId });
   skills.attach(mcp, caller);
   return mcp;
 }
@@ -79,7 +86,7 @@ export function fullMcpServerFor(clients: ToolClients, skills: SkillResources, c
  * invalid-params error, as the SDK's `McpServer` answers it; a refusal of the arguments or by a
  * service is a tool error.
  */
-function serveTools(server: Server, clients: ToolClients, caller: Caller): void {
+function serveTools(server: Server, clients: ToolClients, { caller, callId }: Passed): void {
   // The tool list never changes while a client is connected, and there is no stream to announce it on.
   server.registerCapabilities({ tools: { listChanged: false } });
   server.setRequestHandler('tools/list', () => LISTED);
@@ -89,7 +96,7 @@ function serveTools(server: Server, clients: ToolClients, caller: Caller): void 
     const args = params.arguments ?? {};
     const result = await runTool(() => {
       entry.check(args);
-      return entry.tool.run(clients, caller, args);
+      return entry.tool.run(clients, caller, args, callId);
     });
     return server.projectCallToolResult(result, undefined);
   });
@@ -97,7 +104,8 @@ function serveTools(server: Server, clients: ToolClients, caller: Caller): void 
 
 /** Serves one exchange for a caller. */
 export interface McpEndpoint {
-  serve(exchange: McpExchange, caller: Caller): Promise<McpAnswer>;
+  /** `callId`: the run id of a keyed `tools/call`, which its paid call carries ('' when none). */
+  serve(exchange: McpExchange, caller: Caller, callId?: string): Promise<McpAnswer>;
   close(): Promise<void>;
 }
 
@@ -110,8 +118,10 @@ export interface McpEndpoint {
  * with SSE, not JSON.
  */
 export function createEndpoint(clients: ToolClients, skills: SkillResources): McpEndpoint {
-  const factory = ({ authInfo }: { authInfo?: AuthInfo }) =>
-    fullMcpServerFor(clients, skills, (authInfo?.extra as { caller: Caller }).caller);
+  const factory = ({ authInfo }: { authInfo?: AuthInfo }) => {
+    const { caller, callId } = authInfo?.extra as unknown as Passed;
+    return fullMcpServerFor(clients, skills, caller, callId);
+  };
   const modern: McpHttpHandler = withoutConsoleWarnings(() =>
     createMcpHandler(factory, { responseMode: 'json', legacy: 'reject' }),
   );
@@ -132,11 +142,11 @@ export function createEndpoint(clients: ToolClients, skills: SkillResources): Mc
     }
   };
   return {
-    async serve(exchange, caller) {
+    async serve(exchange, caller, callId = '') {
       const refused = notAcceptable(exchange) ?? batchRefusal(exchange);
       if (refused) return refused;
-      const authInfo = authInfoOf(caller);
-      const fast = await serveFast(exchange, () => mcpServerFor(clients, caller), authInfo);
+      const authInfo = authInfoOf(caller, callId);
+      const fast = await serveFast(exchange, () => mcpServerFor(clients, caller, callId), authInfo);
       return fast ?? answerOf(await viaSdk(webRequestOf(exchange), exchange.parsedBody, authInfo));
     },
     close: () => modern.close(),

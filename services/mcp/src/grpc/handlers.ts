@@ -16,6 +16,7 @@ export function mcpHandlers(endpoint: McpEndpoint): Handlers<typeof mcp.McpServi
           parsedBody: parsedJson(request.body),
         },
         workspaceCallerOf(context),
+        request.callId,
       );
       return {
         status: answer.status,

@@ -62,6 +62,8 @@ export async function mcpRoutes(app: FastifyInstance, deps: GatewayDependencies)
             url: resourceOf(deps),
             headers: forwardedHeaders(request),
             body: Buffer.from(JSON.stringify(request.body)),
+            // A keyed tools/call's run id: the retry after this gateway died joins the same paid call.
+            callId: request.idempotentRunId ?? '',
           },
           { caller: request.caller, deadlineMs: CALL_DEADLINE_MS },
         );

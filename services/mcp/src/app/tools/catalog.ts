@@ -50,7 +50,7 @@ export const CATALOG_TOOLS: readonly McpTool[] = [
       required: methodParams.required,
     },
     spends: true,
-    async run(clients, caller, args) {
+    async run(clients, caller, args, callId) {
       if (args.tool === publicSchemas.RESUME_TOOL) return readEnrichJob(clients, caller, args);
       const sessionId = args.session_id as string | undefined;
       const { resultJson, meta } = await clients.catalog.callTool(
@@ -61,8 +61,9 @@ export const CATALOG_TOOLS: readonly McpTool[] = [
           argsJson: jsonBytes(args.args),
           kwargsJson: jsonBytes(args.kwargs),
           dryRun: args.dry_run === true,
-          // Minted here, so the client's retry on another catalog replica repeats this call, not a new one.
-          runId: newRunId(),
+          // Minted here, so the client's retry on another catalog replica repeats this call, not a new one;
+          // the keyed call's own id when it has one, so the retry after the gateway died joins it too.
+          runId: callId || newRunId(),
         },
         { caller: sessionId ? { ...caller, sessionId } : caller, deadlineMs: CALL_DEADLINE_MS },
       );

@@ -29,14 +29,14 @@ const enrichmentTools: McpTool[] = ENRICH_CAPABILITIES.map((capability) => ({
     'get_enrich_job. dry_run: true prices the call without a vendor call or a charge.',
   inputSchema: enrichToolBody,
   spends: true,
-  async run(clients, caller, args) {
+  async run(clients, caller, args, callId) {
     const { resultJson, meta } = await clients.waterfall.enrich(
       {
         capability,
         payloadJson: jsonBytes(args.payload),
         rowsJson: jsonBytes(args.rows),
         dryRun: args.dry_run === true,
-        runId: '',
+        runId: callId,
       },
       { caller, deadlineMs: WATERFALL_DEADLINE_MS },
     );

@@ -12,9 +12,9 @@ export const SEARCH_TOOLS: readonly McpTool[] = [
       'body (query or flat filters such as titles and company_names, limit, providers, dry_run, preview).',
     inputSchema: publicSchemas.searchBody,
     spends: true,
-    async run(clients, caller, args) {
+    async run(clients, caller, args, callId) {
       const { resultJson, meta } = await clients.waterfall.searchPeople(
-        { bodyJson: jsonBytes(args), runId: '' },
+        { bodyJson: jsonBytes(args), runId: callId },
         { caller, deadlineMs: WATERFALL_DEADLINE_MS },
       );
       return { ...(parseJson(resultJson, {}) as object), _meta: publicJson.searchMeta(meta!) };

@@ -15,7 +15,16 @@ export interface McpTool {
   readonly writes?: boolean;
   /** The spec's own refusal for some schema failures (qualify's `bad_candidates`), ahead of the 422 list. */
   readonly refuse?: (issues: readonly publicSchemas.SchemaIssue[]) => publicSchemas.Refusal | undefined;
-  run(clients: ToolClients, caller: Caller, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /**
+   * `callId`: the run id the gateway derived from the call's idempotency key ('' when none): a paid
+   * call carries it, so a retry after the gateway died joins that call's run.
+   */
+  run(
+    clients: ToolClients,
+    caller: Caller,
+    args: Record<string, unknown>,
+    callId: string,
+  ): Promise<Record<string, unknown>>;
 }
 
 /** A paid call waits for a vendor: the same longer deadline the REST call route gives it. */

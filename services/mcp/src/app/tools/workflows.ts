@@ -69,10 +69,10 @@ export const WORKFLOW_TOOLS: readonly McpTool[] = [
       `estimates without calling a vendor, smoke_test runs live on one item.`,
     inputSchema: publicSchemas.workflowCallBody,
     spends: true,
-    async run(clients, caller, args) {
+    async run(clients, caller, args, callId) {
       const body = { source: 'mcp', ...args };
       return parsed(
-        (await clients.workflow.callWorkflow({ bodyJson: jsonBytes(body), runId: '' }, { caller })).runJson,
+        (await clients.workflow.callWorkflow({ bodyJson: jsonBytes(body), runId: callId }, { caller })).runJson,
       );
     },
   },
