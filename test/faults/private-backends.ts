@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { TcpProxy } from '../../services/platform/test/contract/support/tcp-proxy';
 import { freePort } from '../e2e/harness';
 
 const BACKENDS = resolve(__dirname, '../../deploy/backends.sh');
@@ -20,7 +20,7 @@ export type PrivateBackend = 'kafka' | 'mongo' | 'redis';
  * which is what RDE sees of a MongoDB restart, with the data kept.
  */
 export class PrivateBackends {
-  private mongoProxy?: MongoProxy;
+  private mongoProxy?: TcpProxy;
 
   private constructor(
     private readonly dir: string,
@@ -38,7 +38,7 @@ export class PrivateBackends {
     };
     const backends = new PrivateBackends(dir, ports);
     await backends.script('start', 'kafka', 'mongo', 'redis');
-    backends.mongoProxy = new MongoProxy(ports.mongoProxy, ports.mongo);
+    backends.mongoProxy = new TcpProxy(ports.mongoProxy, ports.mongo);
     await backends.mongoProxy.listen();
     return backends;
   }
@@ -85,39 +85,5 @@ export class PrivateBackends {
         error ? fail(new Error(`backends.sh ${args.join(' ')}: ${error.message}\n${stderr}`)) : done(stdout),
       ),
     );
-  }
-}
-
-/** A TCP proxy that can be closed, connections and all, and opened again on the same port. */
-class MongoProxy {
-  private server?: Server;
-  private readonly sockets = new Set<Socket>();
-
-  constructor(
-    private readonly port: number,
-    private readonly target: number,
-  ) {}
-
-  listen(): Promise<void> {
-    this.server = createServer((client) => {
-      const upstream = connect(this.target, '127.0.0.1');
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-    return new Promise((done) => this.server!.listen(this.port, '127.0.0.1', done));
-  }
-
-  async close(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return;
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise((done) => server.close(done));
   }
 }
