@@ -26,7 +26,10 @@ describeWithEnv('MongoDB client across server restarts', ['RDE_MONGO_URL'], ({ R
     const documents = connection.store(database).collection('probe');
     let busy = true;
     const load = Array.from({ length: BUSY_LOOPS }, async () => {
-      while (busy) await documents.findOne({ _id: 'probe' }).catch(() => new Promise((r) => setTimeout(r, 5)));
+      while (busy) {
+        await documents.findOne({ _id: 'probe' }).catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
     });
     const recoveries: number[] = [];
     try {
