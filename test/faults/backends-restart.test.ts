@@ -94,10 +94,13 @@ describeDistributed('fault: Kafka, the MongoDB-wire server and Redis restarted u
   /**
    * KNOWN (decisions 0079, 0085): the processes' MongoDB clients now reconnect (the driver's hang is
    * patched; services/platform/test/contract/mongo-reconnect.test.ts), and with this case on they did,
-   * within 1 s. Two things keep it skipped: a paid call while MongoDB is down answers 503 with the
-   * tool call's failure fields (`error: call_failed`, run_id…) beside `detail`, which the check below
-   * does not take yet; and after this case the Kafka case found one call's 1-credit charge missing from
-   * the ledger (twice in two runs), which must be understood before it is on.
+   * within 1 s. It stays skipped because the Kafka case after it fails (three runs of three): while
+   * Kafka is down, settlements wait in the outboxes, billing's reaper releases the lapsed holds (15 s
+   * here), `settled` reads true and more calls are let through, so the charges reach the ledger
+   * late (all of them, within 90 s) and the workspace ends below zero (-63 of a 100-credit grant).
+   * Late charges are kept, as they must be; the overspend and the early `settled` are what to fix.
+   * (Once in three runs a call while MongoDB was down answered 503 with the tool call's failure
+   * fields beside `detail`, which the body check below does not take yet.)
    */
   const KNOWN_NOT_RECOVERING: readonly PrivateBackend[] = ['mongo'];
   const restartCase = (backend: PrivateBackend) => (KNOWN_NOT_RECOVERING.includes(backend) ? test.skip : test);
