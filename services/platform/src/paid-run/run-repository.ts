@@ -112,7 +112,7 @@ export class PaidRunRepository<T extends PaidRunDocument> {
 
   /** Removes a run refused before anything was held, so a retry of the call starts it afresh. */
   async forget(runId: string): Promise<void> {
-    await this.runs.deleteOne({ _id: runId, status: 'running' } as Partial<T>);
+    await this.runs.deleteOne({ _id: runId, status: 'running' });
   }
 
   get(runId: string): Promise<T | null> {
