@@ -70,6 +70,19 @@ export async function shown(locator: Locator): Promise<string> {
   return (await locator.textContent()) ?? '';
 }
 
+/**
+ * The status under `scope` once it says `text` (a page can show an earlier status, such as "We emailed a code",
+ * until the next answer replaces it); on timeout, whatever status is shown, so the assertion names it.
+ */
+export async function statusSaying(scope: Page | Locator, text: string): Promise<string> {
+  const status = scope.getByRole('status');
+  try {
+    return await shown(status.filter({ hasText: text }));
+  } catch {
+    return (await status.allTextContents()).join(' | ');
+  }
+}
+
 /** Whether the element has the keyboard focus. */
 export async function focused(locator: Locator): Promise<boolean> {
   return locator.evaluate((element) => element === (element.ownerDocument as { activeElement: unknown }).activeElement);

@@ -12,6 +12,7 @@ import {
   shown,
   signInByCode,
   signUpSection,
+  statusSaying,
 } from './pages';
 
 jest.setTimeout(120_000);
@@ -119,7 +120,7 @@ describe('Dashboard: sign-in pages in a real browser (all-in-one)', () => {
     await suite.page.goto(approvalUrl);
     await shown(suite.page.getByText('Signing in approves the command line'));
     await signInByCode(suite.page, freshEmail('browser-cli'));
-    expect(await shown(suite.page.getByRole('status'))).toContain('The command line is signed in');
+    expect(await statusSaying(suite.page, 'The command line is signed in')).toContain('The command line is signed in');
     const poll = await api(suite.rde, 'GET', new URL(pollUrl).pathname, { key: null });
     expect(poll.body).toMatchObject({ status: 'approved', token: expect.stringMatching(/^rde_/) });
   });
