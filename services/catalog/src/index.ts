@@ -1,4 +1,4 @@
-import { CreditHolds, grpcModule, OutboxRelay, PaidRunKit } from '@rde/platform';
+import { CreditHolds, grpcModule, OutboxRelay, PaidRunKit, WaitingSettlements } from '@rde/platform';
 import { catalog, catalogSkills, distribution, protoFileOf } from '@rde/proto';
 import { ToolCalls } from './app/tool-call';
 import { ProviderInvocations } from './app/invoke-provider';
@@ -54,6 +54,8 @@ export const catalogModule = grpcModule({
     const keyValue = await ctx.backends.keyValue('catalog');
     const resolver = new ParameterResolver();
     resolver.compileAll(PROVIDERS.flatMap((provider) => provider.methods));
+    const holds = new CreditHolds(clients.billing, config.RDE_CATALOG_HOLD_TTL_MS);
+    const waiting = new WaitingSettlements({ collections: [runs.collection], holds, clock, logger: ctx.logger });
     const toolCalls = new ToolCalls({
       catalog: tools,
       resolver,
@@ -61,7 +63,7 @@ export const catalogModule = grpcModule({
       clients,
       providers: new MeteredProviders(providers),
       kit: new PaidRunKit({
-        holds: new CreditHolds(clients.billing, config.RDE_CATALOG_HOLD_TTL_MS),
+        holds,
         clock,
         logger: ctx.logger,
         publish: (runId) => relay.relayDocument(runs.collection, runId),
@@ -102,8 +104,12 @@ export const catalogModule = grpcModule({
         },
       ],
       healthy: async () => (await Promise.all([store.ping(), bus.ping(), keyValue.ping()]), true),
-      startBackground: async () => relay.start(),
+      startBackground: async () => {
+        relay.start();
+        waiting.start();
+      },
       close: async () => {
+        await waiting.stop();
         await relay.stop();
         await providers.close();
         clients.close();

@@ -4,6 +4,7 @@ import type { Logger } from './logger';
 import type { Bus, BusMessage } from './ports/bus';
 import type { Collection, Document, Filter } from './ports/document-store';
 import { sleepUnlessAborted } from './adapters/abortable-sleep';
+import { BackgroundLoop } from './background-loop';
 import { outboxOldestEventAge, outboxPendingEvents } from './metrics';
 
 /**
@@ -90,8 +91,7 @@ const PENDING: Filter = { '_outbox.0': { $exists: true } };
  * on the next pass; consumers are idempotent on the event id.
  */
 export class OutboxRelay {
-  private stopping?: AbortController;
-  private loop?: Promise<void>;
+  private readonly background = new BackgroundLoop((signal) => this.poll(signal));
   /** relayDocument calls not yet taken into a publication, and whether one is under way. */
   private readonly requested: RelayRequest[] = [];
   private relaying = false;
@@ -100,17 +100,12 @@ export class OutboxRelay {
 
   /** Polls in the background until stop(). */
   start(): void {
-    if (this.loop) return;
-    const stopping = new AbortController();
-    this.stopping = stopping;
-    this.loop = this.poll(stopping.signal);
+    this.background.start();
   }
 
   /** Stops polling and waits for a pass in progress. */
-  async stop(): Promise<void> {
-    this.stopping?.abort();
-    await this.loop;
-    this.loop = undefined;
+  stop(): Promise<void> {
+    return this.background.stop();
   }
 
   /** One pass over every collection; returns how many events were published. */

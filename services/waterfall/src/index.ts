@@ -6,6 +6,7 @@ import {
   OutboxRelay,
   PaidRunKit,
   RunLeases,
+  WaitingSettlements,
   type Collection,
   type ModuleContext,
 } from '@rde/platform';
@@ -45,17 +46,19 @@ export const waterfallModule = grpcModule({
     const stores = await openWaterfallStores(store, clock);
     const clients = createWaterfallClients(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
     const holds = new CreditHolds(clients.billing, config.RDE_WATERFALL_HOLD_TTL_MS);
+    const outboxes = [
+      stores.runs.collection,
+      stores.enrichRuns.collection,
+      stores.jobs.collection,
+      stores.chunks.collection,
+    ];
     const relay = new OutboxRelay({
-      collections: [
-        stores.runs.collection,
-        stores.enrichRuns.collection,
-        stores.jobs.collection,
-        stores.chunks.collection,
-      ],
+      collections: outboxes,
       bus,
       logger,
       pollIntervalMs: config.RDE_WATERFALL_OUTBOX_POLL_MS,
     });
+    const waiting = new WaitingSettlements({ collections: outboxes, holds, clock, logger });
     // Publishes a document's outbox now; the relay's poll is the safety net.
     const publishIn = (collection: Collection) => (id: string) =>
       void relay
@@ -175,12 +178,14 @@ export const waterfallModule = grpcModule({
       healthy: async () => (await Promise.all([store.ping(), bus.ping()]), true),
       startBackground: async () => {
         await relay.start();
+        waiting.start();
         poller.start();
         await runChunks.start();
       },
       close: async () => {
         await runChunks.stop();
         await poller.stop();
+        await waiting.stop();
         await relay.stop();
         clients.close();
       },

@@ -7,3 +7,4 @@ export * from './run-repository';
 export * from './leases';
 export * from './kit';
 export * from './stored-answer';
+export * from './waiting-settlements';

@@ -15,6 +15,8 @@ export class BillingDouble {
   /** Open holds by id: what each holds. */
   readonly holds = new Map<string, number>();
   reserveCalls = 0;
+  /** Each RenewHold asked: the hold and the workspace it was asked for. */
+  readonly renewals: { holdId: string; workspaceId: string }[] = [];
 
   constructor(available: number) {
     this.available = available;
@@ -54,10 +56,10 @@ export class BillingDouble {
       this.holds.set(request.holdId, held);
       return this.reply(request.holdId, held, capped);
     },
-    renewHold: async ({ holdId }: { holdId: string }) => ({
-      renewed: this.holds.has(holdId),
-      expiresAtMs: this.holds.has(holdId) ? 1 : 0,
-    }),
+    renewHold: async ({ holdId }: { holdId: string }, { caller }: { caller: { workspaceId: string } }) => {
+      this.renewals.push({ holdId, workspaceId: caller.workspaceId });
+      return { renewed: this.holds.has(holdId), expiresAtMs: this.holds.has(holdId) ? 1 : 0 };
+    },
     getBalance: async () => ({ account: this.account() }),
   } as unknown as BillingClient;
 

@@ -11,6 +11,7 @@ import {
   PaidRunRepository,
   RunLeases,
   settlementIdOf,
+  WaitingSettlements,
   type Payer,
   type PaidRunDocument,
   type PaidRunRef,
@@ -189,6 +190,30 @@ export function describePaidRunContract(name: string, backends: () => Promise<Ba
       expect((await at.runs.get('run_c'))?._outbox).toHaveLength(1);
       expect(await at.relay.drainOnce()).toBe(1);
       expect((await settlementsOf('run_c')).map((s) => s.settlementId)).toEqual([settlementIdOf('run_c')]);
+    });
+
+    it('a settlement waiting in the outbox (broker down) keeps its hold alive until it is published', async () => {
+      const at = await replica();
+      await open(at, 'run_k');
+      publishFails = true;
+      expect(await finish(at, 'run_k', [{ charge_id: 'run_k:0:x.y', millicredits: 700 }])).toBe(true);
+      const waiting = new WaitingSettlements({
+        collections: [at.runs.collection],
+        holds: at.kit.holds,
+        clock,
+        logger: testLogger,
+      });
+      // Just written, it is the writer's to publish: nothing renewed yet.
+      expect(await waiting.renewOnce()).toBe(0);
+      clock.advance(TTL_MS / 4);
+      expect(await waiting.renewOnce()).toBe(1);
+      expect(billing.renewals).toEqual([{ holdId: 'run_k', workspaceId: 'ws_kit' }]);
+      // Published, and billing settled it: nothing waits, nothing is renewed.
+      expect(await at.relay.drainOnce()).toBe(1);
+      billing.settle('run_k');
+      clock.advance(TTL_MS / 4);
+      expect(await waiting.renewOnce()).toBe(0);
+      expect(billing.renewals).toHaveLength(1);
     });
 
     it('release ends a failed run with no charge: a final settlement that frees the whole hold', async () => {
