@@ -1,7 +1,10 @@
 import type { Admin, ITopicConfig } from 'kafkajs';
 
-/** How long a start waits for new topics to get leaders before it gives up. */
-const LEADERS_DEADLINE_MS = 30_000;
+/**
+ * How long a start waits for new topics to get leaders before it gives up (and the process exits):
+ * a broker starved of CPU was seen answering CreateTopics with REQUEST_TIMED_OUT for over 30 s.
+ */
+const LEADERS_DEADLINE_MS = 90_000;
 const RETRY_DELAY_MS = 100;
 
 /**
