@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { HealthProbe } from '../../services/platform/src/grpc/client';
-import { attach, sharedInstance, type SharedRde } from './shared';
+import { attach, sandboxKnobsOnly, sharedInstance, type SharedRde } from './shared';
 
 /**
  * Starts RDE the way a user or an SRE would: the real binary, as child processes. `all` is one
@@ -116,9 +116,10 @@ export interface StartOptions {
   /** Gateway processes in distributed mode, each on its own port (default 1): `gateway`, `gateway/2`, … */
   readonly gateways?: number;
   /**
-   * Attach to the test command's shared instance when this start asks for nothing else (no env, the
-   * default replicas): a fresh workspace as `ownerKey`, no process handles, `stop()` leaves it
-   * running (decision 0081). Without a shared instance (a file run alone) it starts its own.
+   * Attach to the test command's shared instance when this start asks for nothing else (no env but
+   * the sandbox's quick-vendor settings, the default replicas): a fresh workspace as `ownerKey`, no
+   * process handles, `stop()` leaves it running (decision 0081). Without a shared instance (a file
+   * run alone) it starts its own.
    */
   readonly shared?: boolean;
 }
@@ -158,7 +159,7 @@ export async function startRde(
   options: StartOptions = {},
 ): Promise<RunningRde> {
   const shared = options.shared && asksForDefaults(extraEnv, runMode, options) ? sharedInstance(runMode) : undefined;
-  if (shared) return attach(shared, runAdmin);
+  if (shared) return attach(shared, runAdmin, extraEnv);
   for (let attempt = 1; ; attempt++) {
     try {
       return await startOnce(extraEnv, runMode, options);
@@ -168,13 +169,16 @@ export async function startRde(
   }
 }
 
-/** Whether a start asks for the default configuration: no env of its own, every module's default replicas. */
+/**
+ * Whether a start asks for the default configuration: no env of its own but sandbox settings the
+ * shared instance takes at run time (sandboxKnobsOnly), every module's default replicas.
+ */
 function asksForDefaults(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: StartOptions): boolean {
   const { replicas = {}, vendorsApart = false, gateways = 1 } = options;
   const defaultCounts = Object.entries(replicas).every(
     ([module, count]) => runMode === 'all' || count === defaultReplicas(module),
   );
-  return Object.keys(extraEnv).length === 0 && !vendorsApart && gateways === 1 && defaultCounts;
+  return sandboxKnobsOnly(extraEnv) && !vendorsApart && gateways === 1 && defaultCounts;
 }
 
 /** What a started instance's test files need to attach to it, kept for `shareable`. */

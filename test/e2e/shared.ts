@@ -40,12 +40,53 @@ export function sharedInstance(runMode: Mode): SharedRde | undefined {
 
 type Admin = (args: string[], env: NodeJS.ProcessEnv) => Promise<string>;
 
-/** A handle on a shared instance, with a fresh workspace whose owner's key is `ownerKey`. */
-export async function attach(shared: SharedRde, runAdmin: Admin): Promise<RunningRde> {
+/**
+ * The sandbox's variables a file may ask of a shared instance: they are knobs the sandbox also takes
+ * at run time, so the file's vendors are set so for as long as it is attached, and reset after (files
+ * of one worker run one after another). Each maps the one value files ask for to its knobs.
+ */
+const SANDBOX_VARIABLES: Record<string, { value: string; knobs: object }> = {
+  // Quick vendors: answers and async jobs at once.
+  RDE_SANDBOX_LATENCY_SCALE: {
+    value: '0',
+    knobs: { latency_ms: { median: 0, p95: 0 }, job_duration_ms: { median: 0, p95: 0 } },
+  },
+  RDE_SANDBOX_RATE_LIMITS: { value: 'false', knobs: { rate_limit: null } },
+};
+
+/** Whether `env` asks only for sandbox settings a shared instance can take at run time. */
+export function sandboxKnobsOnly(env: NodeJS.ProcessEnv): boolean {
+  return Object.entries(env).every(([name, value]) => SANDBOX_VARIABLES[name]?.value === value);
+}
+
+/** Every vendor's knobs as `env` asks (see SANDBOX_VARIABLES), or back to the instance's defaults. */
+async function setSandbox(shared: SharedRde, env: NodeJS.ProcessEnv | 'defaults'): Promise<void> {
+  const [path, body] =
+    env === 'defaults'
+      ? ['/_admin/reset', { knobs: true, counters: false, jobs: false }]
+      : ['/_admin/knobs', Object.assign({}, ...Object.keys(env).map((name) => SANDBOX_VARIABLES[name]!.knobs))];
+  const response = await fetch(`${shared.sandboxUrl}${path}`, {
+    method: path === '/_admin/knobs' ? 'PUT' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200) throw new Error(`sandbox ${path}: ${response.status} ${await response.text()}`);
+}
+
+/**
+ * A handle on a shared instance, with a fresh workspace whose owner's key is `ownerKey`, and the
+ * sandbox set as `sandboxEnv` asks until `stop()`.
+ */
+export async function attach(
+  shared: SharedRde,
+  runAdmin: Admin,
+  sandboxEnv: NodeJS.ProcessEnv = {},
+): Promise<RunningRde> {
   const admin = (args: string[], env: NodeJS.ProcessEnv = {}) =>
     runAdmin(args, { ...process.env, ...shared.adminEnv, ...env });
   const email = `shared.${randomBytes(6).toString('hex')}@example.com`;
   const { key } = JSON.parse(await admin(['create-workspace', '--email', email])) as { key: string };
+  if (Object.keys(sandboxEnv).length > 0) await setSandbox(shared, sandboxEnv);
   const refused = (what: string) => () => {
     throw new Error(
       `${what} is not allowed on the shared RDE (other test files use it next): ` +
@@ -64,7 +105,9 @@ export async function attach(shared: SharedRde, runAdmin: Admin): Promise<Runnin
     processOf: refused('processOf'),
     replicasOf: (module) => shared.replicas[module] ?? [module],
     stopModule: refused('stopModule'),
-    stop: async () => undefined,
+    stop: async () => {
+      if (Object.keys(sandboxEnv).length > 0) await setSandbox(shared, 'defaults');
+    },
     logLines: refused('logLines') as () => readonly LogLine[],
   };
 }

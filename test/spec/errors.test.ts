@@ -12,7 +12,7 @@ describe(`spec: Errors (${mode})`, () => {
   let rde: RunningRde;
 
   beforeAll(async () => {
-    rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0' });
+    rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0' }, mode, { shared: true });
   });
 
   afterAll(async () => {

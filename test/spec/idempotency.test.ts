@@ -18,7 +18,7 @@ describe(`Idempotency-Key on paid requests (${mode})`, () => {
   const freshKey = () => `idem-${mode}-${Date.now()}-${++keys}`;
 
   beforeAll(async () => {
-    rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0', RDE_SANDBOX_RATE_LIMITS: 'false' });
+    rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0', RDE_SANDBOX_RATE_LIMITS: 'false' }, mode, { shared: true });
   });
 
   afterAll(async () => {

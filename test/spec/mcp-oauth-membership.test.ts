@@ -21,7 +21,7 @@ describe(`MCP OAuth grants end with the membership (${mode})`, () => {
   let cookie: string;
 
   beforeAll(async () => {
-    rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0' });
+    rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0' }, mode, { shared: true });
     team = await newTeam(rde, 'leaver');
     memberEmail = (await api(rde, 'GET', '/api/v2/me', { key: team.member })).body.user.email;
     cookie = `rde_session=${(await signIn(rde, memberEmail)).session}`;

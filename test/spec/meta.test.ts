@@ -9,7 +9,7 @@ describe(`spec: _meta (${mode})`, () => {
   let rde: RunningRde;
 
   beforeAll(async () => {
-    rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0' });
+    rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0' }, mode, { shared: true });
   });
 
   afterAll(async () => {

@@ -28,7 +28,7 @@ describe(`search (${mode})`, () => {
 
   beforeAll(async () => {
     // Vendors answer at once and without rate limits: the suite checks what runs and what is charged.
-    rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0', RDE_SANDBOX_RATE_LIMITS: 'false' });
+    rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0', RDE_SANDBOX_RATE_LIMITS: 'false' }, mode, { shared: true });
   });
 
   afterAll(async () => {

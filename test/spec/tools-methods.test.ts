@@ -24,7 +24,7 @@ describe(`tools: POST /tools/{tool}/{method} (${mode})`, () => {
 
   beforeAll(async () => {
     // Vendors answer at once: the suite checks what is called and charged, not how long vendors take.
-    rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0' });
+    rde = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0' }, mode, { shared: true });
   });
 
   afterAll(async () => {
