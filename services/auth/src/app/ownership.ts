@@ -2,7 +2,7 @@ import { errors, type Caller } from '@rde/platform';
 import type { Role } from '../domain/roles';
 import type { AuthStore, MembershipDocument } from '../store';
 
-export const LAST_OWNER_DETAIL = "This is the workspace's last owner: make another member an owner first";
+const LAST_OWNER_DETAIL = "This is the workspace's last owner: make another member an owner first";
 
 /** Keeps every workspace with at least one owner while owners are demoted or removed. */
 export class Ownership {

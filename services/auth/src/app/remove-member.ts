@@ -16,7 +16,7 @@ export class RemoveMember {
     private readonly clock: Clock,
   ) {}
 
-  /** The owner removes anyone, a member only themselves (403 otherwise, before anything is looked up). */
+  /** The owner removes anyone, a member only themselves (403 otherwise, before the member is looked up). */
   async byCaller(caller: Caller, userId: string): Promise<MemberRow> {
     if (!mayRemove(await this.ownership.current(caller), userId)) {
       throw errors.forbidden('Only the workspace owner can remove members');
