@@ -9,6 +9,7 @@ const PAID_CALL = '/tools/verimail/verify';
 const PAID_BODY = { payload: { email: 'ada@example.com' } };
 /** How long a gateway may keep trusting a resolved key (RDE_BEARER_CACHE_MS, default), with room for a slow machine. */
 const BEARER_CACHE_WAIT_MS = 2_000 + 10_000;
+const SETTLED_WAIT_MS = 120_000;
 const REMOVE_OWNER_ONLY = { detail: 'Only the workspace owner can remove members' };
 const ROLES_OWNER_ONLY = { detail: "Only the workspace owner can change members' roles" };
 const NOT_A_MEMBER = { detail: 'Member not found in this workspace' };
@@ -57,7 +58,8 @@ describe(`workspace members: removal and roles (${mode})`, () => {
     const t = await team();
     const second = await secondKey(t.member);
     expect((await api(rde, 'POST', PAID_CALL, { key: t.member, body: PAID_BODY })).status).toBe(200);
-    await untilSettled(rde, t.owner);
+    // A fresh distributed stack's first settlement waits for its Kafka consumers to join: room for a loaded machine.
+    await untilSettled(rde, t.owner, SETTLED_WAIT_MS);
     const balanceBefore = (await api(rde, 'GET', '/billing/balance', { key: t.owner })).body.balance;
     const ledgerBefore = (await api(rde, 'GET', '/api/v2/billing/ledger.csv', { key: t.owner })).text;
     expect(ledgerBefore).toContain(t.memberId);
