@@ -36,7 +36,9 @@ describe('Dashboard: members, invites and billing in a real browser (all-in-one,
     expect(await shown(page.getByText(/^Signed in as/))).toContain(`Workspace: ${owner}'s workspace (member)`);
 
     await open(page, suite.rde, '/app/members');
-    await shown(page.getByText('Only the workspace owner can invite members or change their caps.'));
+    await shown(
+      page.getByText('Only the workspace owner can invite members, change their caps and roles, or remove them.'),
+    );
     expect(await page.getByRole('region', { name: 'Invite a member' }).count()).toBe(0);
     const members = page.getByRole('region', { name: 'Members' });
     expect(await shown(members.getByRole('row', { name: /\(you\)/ }))).toMatch(/member.*\$5\.00/);

@@ -53,6 +53,8 @@ const CANNOT_SUCCEED: Record<string, string> = {
   'POST /api/v2/workspace/skills/{skill_id}/versions/{version}/approve':
     "needs a member's pending team version; the dev workspace has only its owner",
   'POST /api/v2/workspace/skills/{skill_id}/versions/{version}/reject': 'the same: needs a pending team version',
+  'DELETE /api/v2/workspaces/members/{user_id}':
+    'the dev workspace has only its owner, and its last owner cannot be removed (409; decision 0087)',
 };
 
 /** Operations that end a fixture, run after every other. */

@@ -152,7 +152,13 @@ describe(`spend caps (${mode})`, () => {
       expect(list.status).toBe(200);
       expect(list.body.members).toEqual(
         expect.arrayContaining([
-          { user_id: memberId, role: 'member', cap_usd: 0.2, spent_30d_usd: 0.2 },
+          {
+            user_id: memberId,
+            email: expect.stringMatching(/^caps\.member\./),
+            role: 'member',
+            cap_usd: 0.2,
+            spent_30d_usd: 0.2,
+          },
           expect.objectContaining({ role: 'owner', cap_usd: null }),
         ]),
       );

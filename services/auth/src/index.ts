@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { clientSet, grpcModule, LoggedMail, ownDashboardUrl, SmtpMail, type Logger, type Mail } from '@rde/platform';
+import {
+  clientSet,
+  grpcModule,
+  LoggedMail,
+  ownDashboardUrl,
+  SmtpMail,
+  type Clock,
+  type Logger,
+  type Mail,
+} from '@rde/platform';
 import { auth, billingGrants, protoFileOf, signin } from '@rde/proto';
 import { Claims } from './app/claims';
 import { grantDevCredits } from './app/dev-grant';
@@ -19,11 +28,14 @@ import { billingMemberCaps } from './clients/billing';
 import { OpenIdProvider } from './clients/openid';
 import { AUTH_VARIABLES, authConfig, type AuthConfig } from './config';
 import { Keyring } from './domain/sealing';
-import { authHandlers } from './grpc/handlers';
+import { authHandlers, type MemberChanges } from './grpc/handlers';
 import { signInHandlers } from './grpc/sign-in-handlers';
 import { AccountService, DEV_OWNER_EMAIL, DEV_WORKSPACE_ID } from './app/workspaces';
 import { KeyService } from './app/api-keys';
-import { openAuthStore } from './store';
+import { ChangeMemberRole } from './app/change-member-role';
+import { Ownership } from './app/ownership';
+import { RemoveMember } from './app/remove-member';
+import { openAuthStore, type AuthStore } from './store';
 
 export const authModule = grpcModule({
   name: 'auth',
@@ -102,7 +114,7 @@ export const authModule = grpcModule({
         {
           fullName: 'rde.auth.v1.AuthService',
           definition: auth.AuthServiceService,
-          handlers: authHandlers(accounts, keys),
+          handlers: authHandlers(accounts, keys, memberChanges(repositories, clock)),
           protoFile: protoFileOf('auth'),
         },
         {
@@ -128,6 +140,14 @@ export const authModule = grpcModule({
     };
   },
 });
+
+function memberChanges(repositories: AuthStore, clock: Clock): MemberChanges {
+  const ownership = new Ownership(repositories);
+  return {
+    remove: new RemoveMember(repositories, ownership, clock),
+    roles: new ChangeMemberRole(repositories, ownership),
+  };
+}
 
 /** SMTP when configured; otherwise mail is logged, which only a developer's machine should do. */
 function mailOf(config: AuthConfig, logger: Logger): Mail {

@@ -114,15 +114,18 @@ describe('auth service: workspaces and members', () => {
       expect(await failure(auth.callerOf(bob.key))).toMatchObject({ status: 401 });
       expect(
         await failure(auth.client.removeMember({ workspaceId: team.workspaceId, email: 'bob@example.com' })),
-      ).toEqual({ status: 404, body: { detail: 'bob@example.com is not a member of this workspace' } });
+      ).toEqual({ status: 404, body: { detail: 'Member not found in this workspace' } });
     });
 
-    test('the owner cannot be removed (409); an unknown workspace is 404', async () => {
+    test('the last owner cannot be removed (409); an unknown workspace is 404', async () => {
       const team = await workspaceOf(auth.client, 'ada@example.com');
       const owner = await failure(
         auth.client.removeMember({ workspaceId: team.workspaceId, email: 'ada@example.com' }),
       );
-      expect(owner).toEqual({ status: 409, body: { detail: 'The workspace owner cannot be removed' } });
+      expect(owner).toEqual({
+        status: 409,
+        body: { detail: "This is the workspace's last owner: make another member an owner first" },
+      });
       expect(await auth.callerOf(team.ownerKey)).toMatchObject({ role: 'owner' });
       const unknown = await failure(auth.client.removeMember({ workspaceId: 'ws_nope', email: 'ada@example.com' }));
       expect(unknown).toEqual({ status: 404, body: { detail: 'Workspace not found' } });

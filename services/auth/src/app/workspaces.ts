@@ -1,7 +1,7 @@
 import { errors, type Caller, type Clock } from '@rde/platform';
 import { keyMaterialOf, mintKeyMaterial } from '../domain/api-key';
 import { newId } from '../domain/ids';
-import type { Role } from '../domain/roles';
+import type { MemberRow, Role } from '../domain/roles';
 import type { AuthStore, UserDocument, WorkspaceDocument } from '../store';
 import type { KeyService, MintedKey } from './api-keys';
 
@@ -80,26 +80,6 @@ export class AccountService {
     return { user, role: input.role, key };
   }
 
-  /**
-   * Removes the user with this email from a workspace. Every credential re-checks membership when
-   * it is used (keys and sessions in resolveBearer, MCP grants through membershipOf), so nothing
-   * else needs revoking. The owner stays: a workspace always has one.
-   */
-  async removeMember(input: { workspaceId: string; email: string }): Promise<UserDocument> {
-    const [workspace, user] = await Promise.all([
-      this.store.workspaces.byId(input.workspaceId),
-      this.store.users.byEmail(input.email),
-    ]);
-    if (!workspace) throw errors.notFound('Workspace not found');
-    if (user && user._id === workspace.owner_user_id) {
-      throw errors.conflict({ detail: 'The workspace owner cannot be removed' });
-    }
-    if (!user || !(await this.store.memberships.remove(workspace._id, user._id))) {
-      throw errors.notFound(`${input.email} is not a member of this workspace`);
-    }
-    return user;
-  }
-
   /** A user's current role in a workspace; 404 when they are not a member. */
   async membershipOf(workspaceId: string, userId: string): Promise<Role> {
     const membership = workspaceId && userId ? await this.store.memberships.of(workspaceId, userId) : null;
@@ -140,7 +120,7 @@ export class AccountService {
   }
 
   /** The caller's workspace members with their roles and emails. */
-  async members(caller: Caller): Promise<{ user_id: string; email: string; role: string }[]> {
+  async members(caller: Caller): Promise<MemberRow[]> {
     const memberships = await this.store.memberships.list(caller.workspaceId);
     const users = await Promise.all(memberships.map((membership) => this.store.users.byId(membership.user_id)));
     return memberships.map((membership, index) => ({

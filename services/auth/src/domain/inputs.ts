@@ -40,6 +40,8 @@ export const addMemberInput = z.object({
 
 export const removeMemberInput = z.object({ workspaceId: z.string().min(1), email });
 
+export const changeRoleInput = z.object({ userId: z.string(), role: z.enum(ROLES) });
+
 /** Parses a request, or refuses it with the spec's 422 `detail` list before anything changes. */
 export function parseInput<T extends z.ZodTypeAny>(schema: T, input: unknown): z.output<T> {
   const result = schema.safeParse(input);

@@ -1,12 +1,31 @@
 import { errors, type Caller, type Handlers } from '@rde/platform';
 import type { auth } from '@rde/proto';
-import { addMemberInput, createKeyInput, createWorkspaceInput, parseInput, removeMemberInput } from '../domain/inputs';
+import {
+  addMemberInput,
+  changeRoleInput,
+  createKeyInput,
+  createWorkspaceInput,
+  parseInput,
+  removeMemberInput,
+} from '../domain/inputs';
 import type { AccountService } from '../app/workspaces';
 import type { KeyService } from '../app/api-keys';
-import { toApiKey, toUser, toWorkspace } from './messages';
+import type { ChangeMemberRole } from '../app/change-member-role';
+import type { RemoveMember } from '../app/remove-member';
+import { toApiKey, toMember, toUser, toWorkspace } from './messages';
+
+/** The use cases that change who belongs to a workspace. */
+export interface MemberChanges {
+  readonly remove: RemoveMember;
+  readonly roles: ChangeMemberRole;
+}
 
 /** Proto ⇄ service translation only; the rules live in the services. */
-export function authHandlers(accounts: AccountService, keys: KeyService): Handlers<typeof auth.AuthServiceService> {
+export function authHandlers(
+  accounts: AccountService,
+  keys: KeyService,
+  members: MemberChanges,
+): Handlers<typeof auth.AuthServiceService> {
   return {
     async resolveBearer(request) {
       return { caller: await keys.resolveBearer(request.token, request.workspaceId) };
@@ -34,7 +53,17 @@ export function authHandlers(accounts: AccountService, keys: KeyService): Handle
 
     async removeMember(request) {
       const { workspaceId, email } = parseInput(removeMemberInput, request);
-      return { user: toUser(await accounts.removeMember({ workspaceId, email })) };
+      const removed = await members.remove.byOperator(workspaceId, email);
+      return { user: { id: removed.user_id, email: removed.email } };
+    },
+
+    async removeWorkspaceMember(request, { caller }) {
+      return { member: toMember(await members.remove.byCaller(required(caller), request.userId)) };
+    },
+
+    async changeMemberRole(request, { caller }) {
+      const { userId, role } = parseInput(changeRoleInput, request);
+      return { member: toMember(await members.roles.change(required(caller), userId, role)) };
     },
 
     async getMembership(request) {
@@ -56,8 +85,7 @@ export function authHandlers(accounts: AccountService, keys: KeyService): Handle
     },
 
     async listMembers(_request, { caller }) {
-      const members = await accounts.members(required(caller));
-      return { members: members.map((member) => ({ userId: member.user_id, email: member.email, role: member.role })) };
+      return { members: (await accounts.members(required(caller))).map(toMember) };
     },
 
     async listCallerWorkspaces(_request, { caller }) {

@@ -2,6 +2,7 @@ import { signin, type auth } from '@rde/proto';
 import { titleOf } from '../app/feedback';
 import type { VerifyOutcome } from '../app/magic-links';
 import type { IntegrationStanding } from '../domain/integrations';
+import type { MemberRow } from '../domain/roles';
 import type { ApiKeyDocument, FeedbackDocument, InviteDocument, UserDocument, WorkspaceDocument } from '../store';
 
 /** Stored documents as contract messages; a key's hash never leaves the service. */
@@ -12,6 +13,10 @@ export function toWorkspace(workspace: WorkspaceDocument): auth.Workspace {
     ownerUserId: workspace.owner_user_id,
     createdAtMs: workspace.created_at_ms,
   };
+}
+
+export function toMember(member: MemberRow): auth.Member {
+  return { userId: member.user_id, email: member.email, role: member.role };
 }
 
 export function toUser(user: UserDocument): auth.User {

@@ -52,6 +52,15 @@ export class ApiKeysRepository {
     await this.collection.updateOne({ _id: keyId, revoked_at_ms: null }, { $set: { revoked_at_ms: now } });
   }
 
+  /** Revokes every live key a user holds in a workspace; how many were live. */
+  async revokeHeldBy(workspaceId: string, userId: string, now: number): Promise<number> {
+    const result = await this.collection.updateMany(
+      { workspace_id: workspaceId, user_id: userId, revoked_at_ms: null },
+      { $set: { revoked_at_ms: now } },
+    );
+    return result.matched;
+  }
+
   /** Records a use unless one was recorded within `intervalMs`: at most one write per key per interval. */
   async touch(keyId: string, now: number, intervalMs: number): Promise<void> {
     await this.collection.updateOne(

@@ -44,6 +44,13 @@ export class InvitesRepository {
     return this.collection.find({ email, accepted_at_ms: null });
   }
 
+  /** Withdraws the workspace's pending invites addressed to this email or sent by this user. */
+  async withdrawPending(workspaceId: string, person: { email: string; userId: string }): Promise<void> {
+    const pending = { workspace_id: workspaceId, accepted_at_ms: null };
+    await this.collection.deleteMany({ ...pending, email: person.email });
+    await this.collection.deleteMany({ ...pending, invited_by_user_id: person.userId });
+  }
+
   async markAccepted(id: string, now: number): Promise<void> {
     await this.collection.updateOne({ _id: id, accepted_at_ms: null }, { $set: { accepted_at_ms: now } });
   }

@@ -41,6 +41,20 @@ export class MembershipsRepository {
     return (await this.collection.deleteOne({ workspace_id: workspaceId, user_id: userId })) === 1;
   }
 
+  /** Moves a member from one role to another; false when they did not hold `from` (the guard). */
+  async changeRole(workspaceId: string, userId: string, from: Role, to: Role): Promise<boolean> {
+    const result = await this.collection.updateOne(
+      { workspace_id: workspaceId, user_id: userId, role: from },
+      { $set: { role: to } },
+    );
+    return result.matched === 1;
+  }
+
+  /** The workspace's owners, earliest first. */
+  owners(workspaceId: string): Promise<MembershipDocument[]> {
+    return this.collection.find({ workspace_id: workspaceId, role: 'owner' }, { sort: { created_at_ms: 1, _id: 1 } });
+  }
+
   of(workspaceId: string, userId: string): Promise<MembershipDocument | null> {
     return this.collection.findOne({ workspace_id: workspaceId, user_id: userId });
   }

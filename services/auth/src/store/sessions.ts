@@ -17,6 +17,7 @@ export class SessionsRepository {
   static async open(store: DocumentStore): Promise<SessionsRepository> {
     const collection = store.collection<SessionDocument>('sessions');
     await collection.createIndex({ keys: { token_hash: 1 }, unique: true, name: 'token_hash_unique' });
+    await collection.createIndex({ keys: { user_id: 1, workspace_id: 1 }, name: 'user_workspace' });
     return new SessionsRepository(collection);
   }
 
@@ -26,6 +27,14 @@ export class SessionsRepository {
 
   byHash(hash: string): Promise<SessionDocument | null> {
     return this.collection.findOne({ token_hash: hash });
+  }
+
+  /** Revokes every live browser session of a user that acts for this workspace. */
+  async revokeHeldBy(workspaceId: string, userId: string, now: number): Promise<void> {
+    await this.collection.updateMany(
+      { workspace_id: workspaceId, user_id: userId, revoked_at_ms: null },
+      { $set: { revoked_at_ms: now } },
+    );
   }
 
   /** True when a live session had this hash; a second revocation keeps the first time. */

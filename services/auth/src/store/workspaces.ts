@@ -15,6 +15,11 @@ export class WorkspacesRepository {
     return insertUnlessExists(this.collection, workspace);
   }
 
+  /** Names another owner as the one /api/v2/me shows, when the named one stops being an owner. */
+  async setOwner(id: string, fromUserId: string, toUserId: string): Promise<void> {
+    await this.collection.updateOne({ _id: id, owner_user_id: fromUserId }, { $set: { owner_user_id: toUserId } });
+  }
+
   byId(id: string): Promise<WorkspaceDocument | null> {
     return this.collection.findOne({ _id: id });
   }

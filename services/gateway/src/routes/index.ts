@@ -13,6 +13,7 @@ import { integrationRoutes } from './integrations';
 import { inviteRoutes } from './invites';
 import { keyRoutes } from './keys';
 import { mcpRoutes } from './mcp';
+import { memberRoutes } from './members';
 import { mcpOAuthRoutes } from './mcp/oauth';
 import { metaRoutes } from './meta';
 import { qualifyRoutes } from './qualify';
@@ -41,6 +42,7 @@ export const ROUTE_MODULES: ((app: FastifyInstance, deps: GatewayDependencies) =
   inboundWebhookRoutes,
   authRoutes,
   inviteRoutes,
+  memberRoutes,
   feedbackRoutes,
   integrationRoutes,
   mcpRoutes,

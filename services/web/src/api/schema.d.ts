@@ -5610,6 +5610,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description the member’s user id (`usr_…`) */
                     user_id: string;
                 };
                 cookie?: never;
@@ -5885,6 +5886,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description the member’s user id (`usr_…`) */
                     user_id: string;
                 };
                 cookie?: never;
@@ -6109,6 +6111,7 @@ export interface paths {
                         "application/json": {
                             members: {
                                 user_id: string;
+                                email: string;
                                 /** @enum {string} */
                                 role: "owner" | "member";
                                 /** @description null = uncapped */
@@ -16961,6 +16964,559 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/workspaces/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description Spec: Billing, workspace members (an addition to the spec: decision 0087).
+         *
+         *     Ends their membership: their API keys and browser sessions for this workspace are revoked and pending invites to or from them withdrawn; their charges stay in the ledger. Answers `{ok: true, deleted: <user_id>}`. The owner removes anyone; a member may remove only themselves (leave). The last owner cannot be removed (409).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the member’s user id (`usr_…`) */
+                    user_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            deleted: string;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspaces/members/{user_id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a member's role
+         * @description Spec: Billing, workspace members (an addition to the spec: decision 0087).
+         *
+         *     Makes a member an `owner` or an owner a `member`; answers the member row as the spend-caps list shows it. Demoting the last owner is refused (409). Owner only.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the member’s user id (`usr_…`) */
+                    user_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "role": "owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        role: "owner" | "member";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user_id: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "member";
+                            /** @description null = uncapped */
+                            cap_usd: number | null;
+                            spent_30d_usd: number;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: string | {
+                                [key: string]: unknown;
+                            } | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                            /** @description a machine-readable code, where the spec names one */
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/feedback": {
         parameters: {
             query?: never;
@@ -17711,70 +18267,7 @@ export interface paths {
                     };
                 };
                 /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail?: string | {
-                                [key: string]: unknown;
-                            } | {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                            /** @description a machine-readable code, where the spec names one */
-                            error?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
                 401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail?: string | {
-                                [key: string]: unknown;
-                            } | {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                            /** @description a machine-readable code, where the spec names one */
-                            error?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail?: string | {
-                                [key: string]: unknown;
-                            } | {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                            /** @description a machine-readable code, where the spec names one */
-                            error?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description an error: `detail` (a message, a structured reason, or the validation list of a 422) */
-                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -25074,11 +25567,24 @@ export interface paths {
                                 requests: {
                                     /** @enum {string} */
                                     method: "GET" | "POST";
+                                    /** @description `{<saves_as>.<field>}` in it is that field of an earlier answer */
                                     path: string;
                                     body?: {
                                         [key: string]: unknown;
                                     };
                                     explains: string;
+                                    /**
+                                     * @description `none`: sent without a key (an inbound webhook: its URL is the secret)
+                                     * @enum {string}
+                                     */
+                                    auth: "bearer" | "none";
+                                    /** @description the name later paths give this answer */
+                                    saves_as?: string;
+                                    /** @description send it again until the answer’s `field` is one of `in` (a run read until it ends) */
+                                    repeat_until?: {
+                                        field: string;
+                                        in: string[];
+                                    };
                                 }[];
                             }[];
                         };
@@ -27474,7 +27980,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request within the retention window (24 h) answers the first response again (with `Idempotent-Replayed: true`) and spends nothing; the same key with another request is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` with `Retry-After`. Scoped to the workspace. 1–255 printable ASCII characters. */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };

@@ -7,7 +7,7 @@ const OWNER_ONLY = 'Owner only.';
 export const billing: OperationGroup = {
   tag: 'Billing',
   about:
-    'Credits, plans and subscriptions, the ledger, spending caps and invites. Any member may read billing; ' +
+    'Credits, plans and subscriptions, the ledger, spending caps, members and invites. Any member may read billing; ' +
     'every change is owner-only.',
   operations: {
     'GET /api/v2/billing/plans': {
@@ -111,6 +111,22 @@ export const billing: OperationGroup = {
       summary: "List members' spend caps",
       spec: 'Billing, GET /api/v2/workspaces/members/spend-caps',
       does: 'Every member with their cap and what they spent in the last 30 days. Any member may read it.',
+    },
+    'DELETE /api/v2/workspaces/members/{user_id}': {
+      summary: 'Remove a member',
+      spec: 'Billing, workspace members (an addition to the spec: decision 0087)',
+      does:
+        'Ends their membership: their API keys and browser sessions for this workspace are revoked and pending ' +
+        'invites to or from them withdrawn; their charges stay in the ledger. Answers `{ok: true, deleted: <user_id>}`. ' +
+        'The owner removes anyone; a member may remove only themselves (leave). The last owner cannot be removed (409).',
+    },
+    'PUT /api/v2/workspaces/members/{user_id}/role': {
+      summary: "Change a member's role",
+      spec: 'Billing, workspace members (an addition to the spec: decision 0087)',
+      does:
+        'Makes a member an `owner` or an owner a `member`; answers the member row as the spend-caps list shows it. ' +
+        `Demoting the last owner is refused (409). ${OWNER_ONLY}`,
+      body: { role: 'owner' },
     },
     'GET /api/v2/workspace/invites': {
       summary: 'List invites',

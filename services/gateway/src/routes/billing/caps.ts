@@ -1,23 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import { errors, type Caller } from '@rde/platform';
 import type { GatewayDependencies } from '../../dependencies';
+import { memberRows, usd } from '../members/rows';
 import {
   capResult,
   errorsOf,
   memberCapBody,
   memberCapList,
   memberCapResult,
-  memberParams,
   noQuery,
   sessionCapBody,
   spendingCapBody,
 } from './schemas';
+import { memberParams } from '../members/schemas';
 
 const MILLICREDITS_PER_CREDIT = 1000;
 
 /** USD → whole cents; the cap rounds to the cent (decision 0020), and an amount above 0 is at least one. */
 export const cents = (usd: number) => Math.max(1, Math.round(usd * 100));
-const usd = (amountCents: number) => (amountCents === 0 ? null : amountCents / 100);
 /** Credits → millicredits; an amount above 0 is at least one. */
 const millicredits = (credits: number) => Math.max(1, Math.round(credits * MILLICREDITS_PER_CREDIT));
 
@@ -104,18 +104,7 @@ export async function capRoutes(app: FastifyInstance, deps: GatewayDependencies)
     { schema: { querystring: noQuery, response: { 200: memberCapList, ...errorsOf() } } },
     async (request) => {
       const { members } = await auth.listMembers({}, { caller: request.caller });
-      const { members: caps } = await spendCaps.listMemberCaps(
-        { userIds: members.map((member) => member.userId) },
-        { caller: request.caller },
-      );
-      return {
-        members: members.map((member, index) => ({
-          user_id: member.userId,
-          role: member.role,
-          cap_usd: usd(caps[index]?.capCents ?? 0),
-          spent_30d_usd: (caps[index]?.spent30dCents ?? 0) / 100,
-        })),
-      };
+      return { members: await memberRows(deps.clients, request.caller, members) };
     },
   );
 }

@@ -1,5 +1,6 @@
 /** JSON schemas of the billing routes: validation, response serialization and the OpenAPI document. */
 import { publicSchemas } from '@rde/proto';
+import { memberRow } from '../members/schemas';
 
 const nullableNumber = { type: ['number', 'null'] } as const;
 const nullableString = { type: ['string', 'null'] } as const;
@@ -137,27 +138,11 @@ export const memberCapBody = {
   additionalProperties: false,
 } as const;
 
-export const memberParams = {
-  type: 'object',
-  properties: { user_id: { type: 'string', minLength: 1, maxLength: 128 } },
-  required: ['user_id'],
-} as const;
-
 export const capResult = allRequired({ cap: nullableNumber });
 
 export const memberCapResult = allRequired({ user_id: { type: 'string' }, cap_usd: nullableNumber });
 
-export const memberCapList = allRequired({
-  members: {
-    type: 'array',
-    items: allRequired({
-      user_id: { type: 'string' },
-      role: { type: 'string', enum: ['owner', 'member'] },
-      cap_usd: { ...nullableNumber, description: 'null = uncapped' },
-      spent_30d_usd: { type: 'number' },
-    }),
-  },
-});
+export const memberCapList = allRequired({ members: { type: 'array', items: memberRow } });
 
 const planChoice = {
   plan_id: { type: 'string', enum: ['starter', 'starter_1k', 'essential', 'essential_3k', 'pro', 'pro_7500'] },

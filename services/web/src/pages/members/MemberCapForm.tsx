@@ -34,7 +34,7 @@ export function MemberCapForm({ members, onChanged }: { members: MembersData['me
           label="Member"
           value={userId}
           onValue={setUserId}
-          options={members.map((member) => ({ value: member.user_id, text: member.user_id }))}
+          options={members.map((member) => ({ value: member.user_id, text: member.email }))}
         />
         <Field label="Cap over 30 days, USD" type="number" min="0.01" step="any" value={cap} onValue={setCap} />
       </Form>

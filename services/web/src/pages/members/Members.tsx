@@ -6,9 +6,10 @@ import { Section } from '../../components/Section';
 import { Table, type Column } from '../../components/Table';
 import { InviteForm } from './InviteForm';
 import { MemberCapForm } from './MemberCapForm';
+import { MemberList } from './MemberList';
 
 export type MembersData = Awaited<ReturnType<typeof loadMembers>>;
-type Member = MembersData['members'][number];
+export type Member = MembersData['members'][number];
 type Invite = MembersData['invites'][number];
 
 async function loadMembers() {
@@ -21,8 +22,8 @@ async function loadMembers() {
 }
 
 /**
- * Members and invites: every member reads the lists; the owner also invites and sets members'
- * caps. A member sees the page read-only (decision 0077).
+ * Members and invites: every member reads the lists; the owner also invites, sets members' caps,
+ * changes roles and removes members. A member sees the page read-only (decisions 0077, 0087).
  */
 export function Members() {
   const { data, problem, reload } = useLoaded(loadMembers);
@@ -31,16 +32,19 @@ export function Members() {
     <SignedInLayout title="Members and invites" problem={problem}>
       {data && (
         <>
-          <Section title="Members">
-            <Table columns={memberColumns(data.me.user.id)} rows={data.members} rowKey={(member) => member.user_id} />
-          </Section>
+          <MemberList members={data.members} myId={data.me.user.id} owner={owner} onChanged={reload} />
           {owner ? (
             <>
               <InviteForm onInvited={reload} />
-              <MemberCapForm members={data.members.filter((member) => member.role !== 'owner')} onChanged={reload} />
+              <MemberCapForm
+                // A new list (a member removed, a role changed) starts the form afresh.
+                key={data.members.map((member) => `${member.user_id}:${member.role}`).join()}
+                members={data.members.filter((member) => member.role !== 'owner')}
+                onChanged={reload}
+              />
             </>
           ) : (
-            <p>Only the workspace owner can invite members or change their caps.</p>
+            <p>Only the workspace owner can invite members, change their caps and roles, or remove them.</p>
           )}
           <Section title="Invites">
             <Table columns={INVITE_COLUMNS} rows={data.invites} rowKey={(invite) => invite.id} />
@@ -50,13 +54,6 @@ export function Members() {
     </SignedInLayout>
   );
 }
-
-const memberColumns = (myId: string): Column<Member>[] => [
-  { header: 'Member', cell: (member) => (member.user_id === myId ? `${member.user_id} (you)` : member.user_id) },
-  { header: 'Role', cell: (member) => member.role },
-  { header: 'Spent over 30 days', cell: (member) => usd(member.spent_30d_usd) },
-  { header: 'Spend cap', cell: (member) => (member.cap_usd === null ? 'none' : usd(member.cap_usd)) },
-];
 
 const INVITE_COLUMNS: Column<Invite>[] = [
   { header: 'Email', cell: (invite) => invite.email },
