@@ -61,6 +61,12 @@ describe('workflow runs (domain)', () => {
     expect(planStep({ ...each, if: { '==': ['{{input.people.0}}', 'z'] } }, scope, 'live')).toEqual({ kind: 'skip' });
     const search = { id: 'find', uses: 'search.people_search', with: { titles: ['CTO'], limit: 50 } };
     expect(planStep(search, scope, 'smoke_test')).toEqual({ kind: 'calls', inputs: [{ titles: ['CTO'], limit: 1 }] });
+    const run = { id: 'enrich', uses: 'enrich.run', with: { input: 'ds_1', steps: ['email_enrichment'] } };
+    expect(planStep(run, scope, 'smoke_test')).toMatchObject({ inputs: [{ input: 'ds_1', range: '0:1' }] });
+    expect(planStep({ ...run, with: { ...run.with, range: '40:90' } }, scope, 'smoke_test')).toMatchObject({
+      inputs: [{ range: '40:41' }],
+    });
+    expect(planStep(run, scope, 'live')).toEqual({ kind: 'calls', inputs: [run.with] });
   });
 
   test('a paid call id is the same for the same run, step and item, and in the catalog run id format', () => {
