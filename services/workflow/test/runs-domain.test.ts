@@ -1,6 +1,7 @@
 import { parseCallRequest } from '../src/domain/call-request';
 import { conditionHolds } from '../src/domain/condition-value';
 import { endStatusOf, paidCallIdOf, type StepState } from '../src/domain/run';
+import { refusalError, stopOf } from '../src/domain/step-error';
 import { planStep } from '../src/domain/step-plan';
 import { isWebhookIdShape, newWebhookId, sameHash, webhookHashOf } from '../src/domain/webhook-id';
 
@@ -88,5 +89,24 @@ describe('workflow runs (domain)', () => {
     expect(newWebhookId()).not.toBe(id);
     expect(sameHash(webhookHashOf(id), webhookHashOf(id))).toBe(true);
     expect(sameHash(webhookHashOf(id), webhookHashOf(newWebhookId()))).toBe(false);
+  });
+
+  test("a refusal's code: its own (beside or inside detail), else by status; an ended enrich.run that failed stops", () => {
+    const conflict = { detail: { reason: 'append_conflict', message: 'The dataset held 2 rows, not 0' } };
+    expect(refusalError(409, conflict)).toEqual({ code: 'append_conflict', message: 'The dataset held 2 rows, not 0' });
+    expect(refusalError(404, { detail: 'Dataset not found' })).toEqual({
+      code: 'not_found',
+      message: 'Dataset not found',
+    });
+    expect(refusalError(400, { detail: 'no' }).code).toBe('call_refused');
+    expect(refusalError(503, { detail: 'down' }).code).toBe('call_failed');
+    const failed = { run_id: 'enr_1', status: 'failed', _meta: { error: 'vendor down' } };
+    expect(stopOf('enrich.run', failed)).toEqual({
+      code: 'enrich_run_failed',
+      message: 'the enrichment run enr_1 ended failed: vendor down',
+    });
+    expect(stopOf('enrich.run', { ...failed, status: 'completed' })).toBeUndefined();
+    // Only an enrich.run's record is read so: a tool's answer may say anything about its own status.
+    expect(stopOf('verimail.verify', failed)).toBeUndefined();
   });
 });

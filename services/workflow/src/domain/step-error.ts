@@ -10,10 +10,10 @@ const FALLBACK_CODES: Record<number, string> = { 404: 'not_found' };
 
 /** A refusal a called service answered (its HTTP status and body) as the step's error. */
 export function refusalError(status: number, body: Record<string, unknown>): StepError {
-  // Some services answer a structured `detail` ({error, message}); others put the code beside it.
+  // Some services answer a structured `detail` ({error | reason, message}); others put the code beside it.
   const inner = isObject(body.detail) ? body.detail : {};
-  const reason = [inner.error, body.error, body.reason, body.code].find((value) => typeof value === 'string') as
-    string | undefined;
+  const codes = [inner.error, body.error, body.reason, body.code, inner.reason];
+  const reason = codes.find((value) => typeof value === 'string') as string | undefined;
   const text = [body.detail, inner.message, inner.detail].find((value) => typeof value === 'string') as
     string | undefined;
   const detail = text ?? JSON.stringify(body.detail ?? body);
