@@ -1,5 +1,11 @@
 /** Limits and building blocks every public request schema shares. */
 
+/** Page offsets and limits travel as int32 in gRPC: nothing larger reaches a service. */
+export const INT32_MAX = 2_147_483_647;
+
+/** A list's `offset`: bounded so no value past a protobuf int32 reaches a service. */
+export const pageOffset = { type: 'integer', minimum: 0, maximum: INT32_MAX, default: 0 } as const;
+
 /** The longest path parameter (an id, a tool or a method name): the router and every schema use it. */
 export const PATH_PARAM_MAX_LENGTH = 200;
 

@@ -1,4 +1,5 @@
-import { jsonObject } from './common';
+import { jsonObject, pathParam } from './common';
+import { datasetAppendBody, datasetCreateBody, datasetRowsQuery } from './datasets';
 
 /**
  * The workflow definition's fixed JSON Schema (decision 0072): the apply route validates with it,
@@ -43,7 +44,7 @@ const step = {
       minLength: 1,
       maxLength: 200,
       description:
-        'what the step calls: `<tool>.<method>`, `search.people_search`, `enrich.<capability>` or `qualify` (GET /api/v2/workflows/schema?subject=<uses> gives its input schema)',
+        'what the step calls: `<tool>.<method>`, `search.people_search`, `enrich.<capability>`, `enrich.run` (a dataset enrichment run, waited for to its end), `qualify`, or a free dataset operation `dataset.create`, `dataset.append`, `dataset.rows` (GET /api/v2/workflows/schema?subject=<uses> gives its input schema)',
     },
     with: {
       ...jsonObject(),
@@ -117,4 +118,27 @@ export const workflowCallBody = {
     source: { type: 'string', minLength: 1, maxLength: 100, description: 'who started the run (default `api`)' },
   },
   additionalProperties: false,
+} as const;
+
+/** The dataset a `dataset.append` or `dataset.rows` step works on: the routes' `{ds_id}`, in `with`. */
+function onDataset<const Schema extends { properties: object; required?: readonly string[] }>(schema: Schema) {
+  return {
+    type: 'object',
+    properties: {
+      dataset_id: pathParam({ description: '`ds_` id of a dataset of this workspace' }),
+      ...schema.properties,
+    },
+    required: ['dataset_id', ...(schema.required ?? [])],
+    additionalProperties: false,
+  } as const;
+}
+
+/**
+ * What the free dataset steps take in `with` (decision 0088): the body of `POST /api/v2/datasets`,
+ * of `POST /api/v2/datasets/{ds_id}/rows` and the query of its GET, with the dataset as `dataset_id`.
+ */
+export const workflowDatasetSteps = {
+  'dataset.create': datasetCreateBody,
+  'dataset.append': onDataset(datasetAppendBody),
+  'dataset.rows': onDataset(datasetRowsQuery),
 } as const;

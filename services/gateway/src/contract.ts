@@ -11,11 +11,6 @@ import { publicSchemas } from '@rde/proto';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** How deeply a JSON body may nest objects and arrays; deeper bodies are refused while parsing. */
 export const BODY_MAX_DEPTH = 64;
-/** Page offsets and limits travel as int32 in gRPC: nothing larger reaches a service. */
-export const INT32_MAX = 2_147_483_647;
-
-/** A list route's `offset`: bounded so no value past a protobuf int32 reaches a service. */
-export const pageOffset = { type: 'integer', minimum: 0, maximum: INT32_MAX, default: 0 } as const;
 
 /** A list route's answer: one page of `items` under `key`, with the page's offset and limit and the total. */
 export function pageSchema<const Key extends string, const Item>(key: Key, items: Item) {
@@ -32,7 +27,7 @@ export function pageSchema<const Key extends string, const Item>(key: Key, items
 }
 
 /** The request schemas' building blocks, shared with the mcp service's tools (decision 0037). */
-export const { PATH_PARAM_MAX_LENGTH, jsonObject, sessionId, pathParam } = publicSchemas;
+export const { PATH_PARAM_MAX_LENGTH, INT32_MAX, jsonObject, pageOffset, sessionId, pathParam } = publicSchemas;
 
 /** One item of a 422's `detail` list (the spec's standard validation error). */
 export const validationIssue = {

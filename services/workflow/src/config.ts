@@ -18,6 +18,12 @@ export const WORKFLOW_VARIABLES = {
   RDE_WEBHOOK_RATE_PER_MINUTE: env.count(60),
 };
 
+/**
+ * How often an `enrich.run` step reads its run while it waits (decision 0088): the dashboard's and
+ * the run record's own `poll_after_s` pace is 2 s; a step is an unattended reader, so a little more often.
+ */
+export const ENRICH_RUN_POLL_MS = 1_000;
+
 export function workflowConfig(variables: NodeJS.ProcessEnv) {
   return loadConfig(WORKFLOW_VARIABLES, variables);
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { grpcModule } from '@rde/platform';
 import { workflow, protoFileOf } from '@rde/proto';
 import { ApplyWorkflow } from './app/apply-workflow';
@@ -17,7 +18,7 @@ import { WorkRun } from './app/work-run';
 import { WorkflowSchema } from './app/workflow-schema';
 import { catalogMethods } from './clients/catalog';
 import { stepCalls } from './clients/steps';
-import { WORKFLOW_VARIABLES, workflowConfig } from './config';
+import { ENRICH_RUN_POLL_MS, WORKFLOW_VARIABLES, workflowConfig } from './config';
 import { InputCheck } from './domain/input-check';
 import { RunQueue } from './events/run-queue';
 import { workflowHandlers } from './grpc/handlers';
@@ -29,12 +30,13 @@ import { WorkflowsRepository } from './store/workflows';
 /**
  * Workflows (decisions 0072-0075): definitions linted and applied as numbered versions; runs queued
  * on `workflow.runs` and worked by any replica, step by step, each paid call through the services'
- * own contracts; inbound webhooks. Steps' `uses` are checked against the catalog's RPCs.
+ * own contracts (datasets: the dataset service's); inbound webhooks. Steps' `uses` are checked
+ * against the catalog's RPCs.
  */
 export const workflowModule = grpcModule({
   name: 'workflow',
   defaultPort: 7106,
-  dependencies: ['catalog', 'waterfall'],
+  dependencies: ['catalog', 'waterfall', 'dataset'],
   config: WORKFLOW_VARIABLES,
   async build(ctx) {
     const config = workflowConfig(ctx.env);
@@ -46,7 +48,11 @@ export const workflowModule = grpcModule({
       WebhooksRepository.open(store),
     ]);
     const methods = catalogMethods(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
-    const calls = stepCalls(ctx.addresses, config.RDE_WORKFLOW_STEP_DEADLINE_MS);
+    const calls = stepCalls(ctx.addresses, {
+      deadlineMs: config.RDE_WORKFLOW_STEP_DEADLINE_MS,
+      pollMs: ENRICH_RUN_POLL_MS,
+      sleep: (ms) => sleep(ms),
+    });
     const { clock } = ctx.backends;
     const lint = new LintWorkflow(methods);
     const read = new ReadWorkflow(workflows);

@@ -1,6 +1,7 @@
 import { parseCallRequest } from '../src/domain/call-request';
 import { conditionHolds } from '../src/domain/condition-value';
 import { endStatusOf, paidCallIdOf, type StepState } from '../src/domain/run';
+import { refusalError, stopOf } from '../src/domain/step-error';
 import { planStep } from '../src/domain/step-plan';
 import { isWebhookIdShape, newWebhookId, sameHash, webhookHashOf } from '../src/domain/webhook-id';
 
@@ -61,6 +62,12 @@ describe('workflow runs (domain)', () => {
     expect(planStep({ ...each, if: { '==': ['{{input.people.0}}', 'z'] } }, scope, 'live')).toEqual({ kind: 'skip' });
     const search = { id: 'find', uses: 'search.people_search', with: { titles: ['CTO'], limit: 50 } };
     expect(planStep(search, scope, 'smoke_test')).toEqual({ kind: 'calls', inputs: [{ titles: ['CTO'], limit: 1 }] });
+    const run = { id: 'enrich', uses: 'enrich.run', with: { input: 'ds_1', steps: ['email_enrichment'] } };
+    expect(planStep(run, scope, 'smoke_test')).toMatchObject({ inputs: [{ input: 'ds_1', range: '0:1' }] });
+    expect(planStep({ ...run, with: { ...run.with, range: '40:90' } }, scope, 'smoke_test')).toMatchObject({
+      inputs: [{ range: '40:41' }],
+    });
+    expect(planStep(run, scope, 'live')).toEqual({ kind: 'calls', inputs: [run.with] });
   });
 
   test('a paid call id is the same for the same run, step and item, and in the catalog run id format', () => {
@@ -82,5 +89,24 @@ describe('workflow runs (domain)', () => {
     expect(newWebhookId()).not.toBe(id);
     expect(sameHash(webhookHashOf(id), webhookHashOf(id))).toBe(true);
     expect(sameHash(webhookHashOf(id), webhookHashOf(newWebhookId()))).toBe(false);
+  });
+
+  test("a refusal's code: its own (beside or inside detail), else by status; an ended enrich.run that failed stops", () => {
+    const conflict = { detail: { reason: 'append_conflict', message: 'The dataset held 2 rows, not 0' } };
+    expect(refusalError(409, conflict)).toEqual({ code: 'append_conflict', message: 'The dataset held 2 rows, not 0' });
+    expect(refusalError(404, { detail: 'Dataset not found' })).toEqual({
+      code: 'not_found',
+      message: 'Dataset not found',
+    });
+    expect(refusalError(400, { detail: 'no' }).code).toBe('call_refused');
+    expect(refusalError(503, { detail: 'down' }).code).toBe('call_failed');
+    const failed = { run_id: 'enr_1', status: 'failed', _meta: { error: 'vendor down' } };
+    expect(stopOf('enrich.run', failed)).toEqual({
+      code: 'enrich_run_failed',
+      message: 'the enrichment run enr_1 ended failed: vendor down',
+    });
+    expect(stopOf('enrich.run', { ...failed, status: 'completed' })).toBeUndefined();
+    // Only an enrich.run's record is read so: a tool's answer may say anything about its own status.
+    expect(stopOf('verimail.verify', failed)).toBeUndefined();
   });
 });

@@ -43,12 +43,12 @@ export function enrichHandlers(deps: EnrichHandlerDependencies): EnrichHandlers 
       return {};
     },
 
-    async startEnrichRun({ bodyJson }, { caller }) {
+    async startEnrichRun({ bodyJson, runId }, { caller }) {
       const body = jsonField(bodyJson, 'body');
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw errors.validation([{ loc: ['body'], msg: 'must be object', type: 'object_type' }]);
       }
-      return { runJson: json(await deps.enrichRuns.start(body as Record<string, unknown>, caller)) };
+      return { runJson: json(await deps.enrichRuns.start(body as Record<string, unknown>, caller, runId)) };
     },
 
     async getEnrichRun({ runId }, { caller }) {

@@ -33,6 +33,8 @@ export type EnrichJobDocument = {
   workspace_id: string;
   user_id: string;
   session_id: string;
+  /** The workflow run whose step submitted the job: its later settlement's ledger rows name it. */
+  workflow_run_id?: string;
   run_id: string;
   dataset_id: string;
   capability: string;

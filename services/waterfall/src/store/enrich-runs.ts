@@ -15,6 +15,8 @@ export interface EnrichRunDocument {
   workspace_id: string;
   user_id: string;
   session_id: string;
+  /** The workflow run whose step started this run (decision 0088): every charge's ledger row names it. */
+  workflow_run_id?: string;
   capability: string;
   dataset_id: string;
   total: number;
@@ -55,7 +57,7 @@ export type NewEnrichRun = Pick<
   | 'lease_owner'
   | 'lease_until'
 > &
-  Partial<Pick<EnrichRunDocument, 'capped_from' | 'warnings'>>;
+  Partial<Pick<EnrichRunDocument, 'capped_from' | 'warnings' | 'workflow_run_id'>>;
 
 export class EnrichRunRepository extends CollectionRepository<EnrichRunDocument> {
   static async open(store: DocumentStore, clock: Clock): Promise<EnrichRunRepository> {

@@ -26293,7 +26293,7 @@ export interface paths {
                         steps: {
                             /** @description unique in the workflow */
                             id: string;
-                            /** @description what the step calls: `<tool>.<method>`, `search.people_search`, `enrich.<capability>` or `qualify` (GET /api/v2/workflows/schema?subject=<uses> gives its input schema) */
+                            /** @description what the step calls: `<tool>.<method>`, `search.people_search`, `enrich.<capability>`, `enrich.run` (a dataset enrichment run, waited for to its end), `qualify`, or a free dataset operation `dataset.create`, `dataset.append`, `dataset.rows` (GET /api/v2/workflows/schema?subject=<uses> gives its input schema) */
                             uses: string;
                             /** @description the call's input; strings may hold `{{input.…}}`, `{{steps.<id>.output.…}}`, `{{run.id}}` */
                             with?: {
@@ -26629,7 +26629,7 @@ export interface paths {
          * The definition schema, or a step input schema
          * @description Spec: Workflows, GET /api/v2/workflows/schema.
          *
-         *     Without `subject`, the JSON Schema of a definition; with `subject=<uses>` (e.g. `search.people_search`, `mailfinder.find`), what that step takes in `with`.
+         *     Without `subject`, the JSON Schema of a definition; with `subject=<uses>` (e.g. `search.people_search`, `mailfinder.find`, `enrich.run`, `dataset.create`), what that step takes in `with`.
          */
         get: {
             parameters: {

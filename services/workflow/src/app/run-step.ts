@@ -2,7 +2,7 @@ import { RdeError, type Caller, type Clock } from '@rde/platform';
 import type { StepCallResult, StepCalls } from '../clients/steps';
 import type { Step } from '../domain/definition';
 import { paidCallIdOf, type ItemResult, type RunMode, type StepError, type StepState } from '../domain/run';
-import { moneyStopOf, refusalError } from '../domain/step-error';
+import { refusalError, stopOf } from '../domain/step-error';
 import { planStep } from '../domain/step-plan';
 import type { Scope } from '../domain/references';
 import { parseUses } from '../domain/uses';
@@ -44,7 +44,7 @@ export class RunStep {
       const called = await this.callOnce(work, step, { uses, index, input: plan.inputs[index]! });
       if ('error' in called) return this.failed(current, step, called.error, called.result);
       current = { ...current, items: [...current.items, itemOf(called.result)] };
-      const stop = moneyStopOf(called.result.output);
+      const stop = stopOf(step.uses, called.result.output);
       if (stop) return this.failed(current, step, stop);
       await this.saved(current, work);
     }

@@ -1,43 +1,34 @@
-import { createClient, type AddressBook, type Caller } from '@rde/platform';
-import { catalog, publicJson, waterfall, type common } from '@rde/proto';
-import type { Uses } from '../domain/uses';
+import { createClient, type AddressBook } from '@rde/platform';
+import { catalog, dataset, publicJson, waterfall, type common } from '@rde/proto';
+import { ENRICH_RUN } from '../domain/uses';
+import { datasetCalls } from './dataset-steps';
+import { enrichRunCall, type RunWaiting } from './enrich-run-step';
+import { bytes, free, milli, parsed, type BuiltinCall, type StepCall, type StepCallResult } from './step-call';
 
-/** One paid or free call a step made: its answer as the REST route shows it, and its money. */
-export interface StepCallResult {
-  readonly output: Record<string, unknown>;
-  readonly chargedMillicredits: number;
-  readonly wouldChargeMillicredits: number;
-}
-
-/** A step's call: what it uses, its resolved `with`, the run's mode and the call's deterministic id. */
-export interface StepCall {
-  readonly uses: Extract<Uses, { kind: 'builtin' | 'method' }>;
-  readonly name: string;
-  readonly input: Record<string, unknown>;
-  readonly dryRun: boolean;
-  readonly callId: string;
-  readonly caller: Caller;
-}
+export type { StepCall, StepCallResult } from './step-call';
 
 export interface StepCalls {
   call(step: StepCall): Promise<StepCallResult>;
   close(): void;
 }
 
-const bytes = (value: unknown) => Buffer.from(value === undefined ? '' : JSON.stringify(value));
-const parsed = (json: Uint8Array) => JSON.parse(Buffer.from(json).toString('utf8') || '{}') as Record<string, unknown>;
-const milli = (amount: common.Credits | undefined) => amount?.millicredits ?? 0;
+/** How steps reach their services: each call's deadline, and how `enrich.run` waits for its run. */
+export interface StepCallOptions extends RunWaiting {
+  readonly deadlineMs: number;
+}
 
 /**
  * A step's calls over the services' own gRPC contracts (never their HTTP routes): the catalog's
- * CallTool for `<tool>.<method>`, and the waterfall's search, enrichment and qualify. Paid calls
- * carry the step item's deterministic id, so the call repeated by a replica taking the run over
- * joins the first one and is charged once.
+ * CallTool for `<tool>.<method>`, the waterfall's search, enrichment, dataset runs and qualify, and
+ * the dataset service's datasets. Paid calls carry the step item's deterministic id, so the call
+ * repeated by a replica taking the run over joins the first one and is charged once.
  */
-export function stepCalls(addresses: AddressBook, deadlineMs: number): StepCalls {
+export function stepCalls(addresses: AddressBook, options: StepCallOptions): StepCalls {
+  const { deadlineMs } = options;
   const tools = createClient(catalog.CatalogServiceService, { address: addresses.get('catalog'), deadlineMs });
   const walks = createClient(waterfall.WaterfallServiceService, { address: addresses.get('waterfall'), deadlineMs });
-  const byName: Record<string, (step: StepCall) => Promise<StepCallResult>> = {
+  const datasets = createClient(dataset.DatasetServiceService, { address: addresses.get('dataset'), deadlineMs });
+  const byName: Record<string, BuiltinCall> = {
     'search.people_search': async ({ input, dryRun, caller, callId }) => {
       const { resultJson, meta } = await walks.rpc.searchPeople(
         { bodyJson: bytes({ ...input, ...(dryRun && { dry_run: true }) }), runId: callId },
@@ -56,8 +47,10 @@ export function stepCalls(addresses: AddressBook, deadlineMs: number): StepCalls
         },
         { caller },
       );
-      return { output: publicJson.qualified(qualified, false), chargedMillicredits: 0, wouldChargeMillicredits: 0 };
+      return free(publicJson.qualified(qualified, false));
     },
+    [ENRICH_RUN]: enrichRunCall(walks, options),
+    ...datasetCalls(datasets),
   };
   return {
     async call(step) {
@@ -94,6 +87,7 @@ export function stepCalls(addresses: AddressBook, deadlineMs: number): StepCalls
     close() {
       tools.close();
       walks.close();
+      datasets.close();
     },
   };
 }

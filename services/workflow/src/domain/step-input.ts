@@ -55,13 +55,15 @@ export class StepInputCheck {
   }
 }
 
-/** Groups of keys at least one of which is required: `anyOf` of `required` lists, top level or under `allOf`. */
+/**
+ * Groups of keys at least one of which is required: `anyOf` (or `oneOf`: exactly one, checked when
+ * the call is made) of `required` lists, top level or under `allOf`.
+ */
 function oneOfGroups(schema: StepSchema): string[][] {
   const alternatives = (node: unknown): string[] | undefined => {
-    if (!isObject(node) || !Array.isArray(node.anyOf)) return undefined;
-    const keys = node.anyOf.map((branch) =>
-      isObject(branch) && Array.isArray(branch.required) ? branch.required : [],
-    );
+    const branches = isObject(node) ? (node.anyOf ?? node.oneOf) : undefined;
+    if (!Array.isArray(branches)) return undefined;
+    const keys = branches.map((branch) => (isObject(branch) && Array.isArray(branch.required) ? branch.required : []));
     return keys.every((list) => list.length === 1) ? keys.map((list) => String(list[0])) : undefined;
   };
   const nested = Array.isArray(schema.allOf) ? schema.allOf.map(alternatives) : [];

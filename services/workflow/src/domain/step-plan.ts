@@ -2,6 +2,7 @@ import { LIMITS, type Step } from './definition';
 import { conditionHolds } from './condition-value';
 import { resolveValue, type Scope } from './references';
 import type { RunMode, StepError } from './run';
+import { ENRICH_RUN } from './uses';
 
 /** What one step will do: skip, fail before any call, or make one call per item with these inputs. */
 export type StepPlan =
@@ -45,6 +46,15 @@ function itemsOf(step: Step, scope: Scope): { list: unknown[] } | { error: StepE
 }
 
 function smokeLimited(step: Step, mode: RunMode, input: unknown): unknown {
-  if (mode !== 'smoke_test' || step.uses !== 'search.people_search') return input;
-  return { ...(input as Record<string, unknown>), limit: SMOKE_SEARCH_LIMIT };
+  if (mode !== 'smoke_test') return input;
+  const given = input as Record<string, unknown>;
+  if (step.uses === 'search.people_search') return { ...given, limit: SMOKE_SEARCH_LIMIT };
+  if (step.uses === ENRICH_RUN) return { ...given, range: firstRowOf(given.range) };
+  return input;
+}
+
+/** A smoke test's enrichment run walks one row: the first of its range (decision 0088). */
+function firstRowOf(range: unknown): string {
+  const start = typeof range === 'string' ? Number(range.split(':')[0] || 0) : 0;
+  return `${start}:${start + 1}`;
 }

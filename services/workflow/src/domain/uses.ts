@@ -1,19 +1,24 @@
 import { publicSchemas } from '@rde/proto';
 
 /**
- * What a step's `uses` names (decision 0072): the three waterfall features by their fixed names,
- * with their REST routes' request schemas, or a catalog method `<tool>.<method>`, whose payload
- * schema the catalog owns and is asked for.
+ * What a step's `uses` names (decisions 0072, 0088): the waterfall features and the free dataset
+ * operations by their fixed names, with their REST routes' request schemas, or a catalog method
+ * `<tool>.<method>`, whose payload schema the catalog owns and is asked for.
  */
 export type Uses =
   | { readonly kind: 'builtin'; readonly schema: Record<string, unknown> }
   | { readonly kind: 'method'; readonly tool: string; readonly method: string }
   | { readonly kind: 'malformed' };
 
+/** The step that starts a dataset enrichment run and waits for its end. */
+export const ENRICH_RUN = 'enrich.run';
+
 const BUILTINS: ReadonlyMap<string, Record<string, unknown>> = new Map<string, Record<string, unknown>>([
   ['search.people_search', publicSchemas.searchBody],
   ['qualify', publicSchemas.qualifyBody],
   ...publicSchemas.ENRICH_CAPABILITIES.map((capability) => [`enrich.${capability}`, publicSchemas.enrichBody] as const),
+  [ENRICH_RUN, publicSchemas.enrichRunBody],
+  ...Object.entries(publicSchemas.workflowDatasetSteps),
 ]);
 
 /** A catalog tool or method name: the catalog's own names are lower-case words with `_`. */

@@ -30,7 +30,7 @@ const EXAMPLE_DEFINITION = {
 export const workflows: OperationGroup = {
   tag: 'Workflows',
   about:
-    'Stored workflow definitions: steps that call search, enrichment, qualify or a catalog method, wired by `{{…}}` references, linted, applied as numbered versions, enabled or disabled.',
+    'Stored workflow definitions: steps that call search, enrichment (`enrich.<capability>`, or `enrich.run`: a dataset enrichment run waited for to its end), qualify, a catalog method or a free dataset operation (`dataset.create`, `dataset.append`, `dataset.rows`), wired by `{{…}}` references, linted, applied as numbered versions, enabled or disabled.',
   operations: {
     'POST /api/v2/workflows/lint': {
       summary: 'Lint a workflow definition',
@@ -47,7 +47,7 @@ export const workflows: OperationGroup = {
     'GET /api/v2/workflows/schema': {
       summary: 'The definition schema, or a step input schema',
       spec: 'Workflows, GET /api/v2/workflows/schema',
-      does: 'Without `subject`, the JSON Schema of a definition; with `subject=<uses>` (e.g. `search.people_search`, `mailfinder.find`), what that step takes in `with`.',
+      does: 'Without `subject`, the JSON Schema of a definition; with `subject=<uses>` (e.g. `search.people_search`, `mailfinder.find`, `enrich.run`, `dataset.create`), what that step takes in `with`.',
       query: { subject: 'search.people_search' },
     },
     'GET /api/v2/workflows': {

@@ -1,10 +1,10 @@
 /** JSON schemas of the dataset routes: they validate requests (422 on failure) and feed /openapi.json. */
 
-import { INT32_MAX, jsonObject, pageOffset, pageSchema, pathParam, sessionId } from '../../contract';
+import { publicSchemas } from '@rde/proto';
+import { jsonObject, pageOffset, pageSchema, pathParam, sessionId } from '../../contract';
 
 /** A POST stays under gRPC's default 4 MiB message once its rows are re-encoded for the dataset service. */
 export const CREATE_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
-export const CREATE_MAX_ROWS = 10_000;
 
 const optionalText = { type: ['string', 'null'] } as const;
 
@@ -36,33 +36,12 @@ export const createdSchema = {
   required: [...Object.keys(datasetProperties), 'sample'],
 } as const;
 
-export const createBody = {
-  type: 'object',
-  properties: {
-    name: { type: 'string', maxLength: 200, description: 'defaults to the dataset id' },
-    rows: { type: 'array', minItems: 1, maxItems: CREATE_MAX_ROWS, items: row },
-    session_id: { ...sessionId, description: '`ses_` id; defaults to the session of the request' },
-  },
-  required: ['rows'],
-  additionalProperties: false,
-} as const;
-
-/** Rows appended to a dataset: at most what a create takes, at `offset` (default: its row count). */
-export const appendBody = {
-  type: 'object',
-  properties: {
-    rows: { type: 'array', minItems: 1, maxItems: CREATE_MAX_ROWS, items: row },
-    offset: {
-      type: 'integer',
-      minimum: 0,
-      maximum: INT32_MAX,
-      description:
-        "position of the first row: the dataset's row_count as last read. Given, a retry is safe (rows it already holds are kept); left out, the rows go after the current last row",
-    },
-  },
-  required: ['rows'],
-  additionalProperties: false,
-} as const;
+/** The request bodies and the rows page's query are the public contract's (the workflow steps take them too). */
+export const {
+  datasetCreateBody: createBody,
+  datasetAppendBody: appendBody,
+  datasetRowsQuery: rowsQuery,
+} = publicSchemas;
 
 export const datasetParams = {
   type: 'object',
@@ -79,11 +58,6 @@ export const listQuery = {
     offset,
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
   },
-} as const;
-
-export const rowsQuery = {
-  type: 'object',
-  properties: { offset, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 50 } },
 } as const;
 
 export const listSchema = pageSchema('datasets', datasetSchema);

@@ -27,7 +27,7 @@ export async function enrichRunRoutes(app: FastifyInstance, deps: GatewayDepende
     },
     async (request) => {
       const { runJson } = await waterfall.startEnrichRun(
-        { bodyJson: Buffer.from(JSON.stringify(request.body)) },
+        { bodyJson: Buffer.from(JSON.stringify(request.body)), runId: '' },
         { caller: request.caller, deadlineMs: START_DEADLINE_MS },
       );
       return parse(runJson);

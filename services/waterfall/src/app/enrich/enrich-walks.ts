@@ -1,4 +1,5 @@
 import { distinctCharges, type Caller, type Clock, type Logger, type PaidRunKit, type RunLeases } from '@rde/platform';
+import { storedCallerOf, type StoredCaller } from '../../domain/callers';
 import type { Chain } from '../../domain/enrich/chains';
 import { cappedWalk } from '../../domain/enrich/spending-cap';
 import type { Row, subjectOf } from '../../domain/enrich/subject';
@@ -23,12 +24,7 @@ export interface EnrichWalkDependencies {
   /** This replica's name on the runs it walks. */
   readonly owner: string;
   /** Releases a run's hold when none of its provider jobs is open any more. */
-  readonly releaseRunIfDone: (run: {
-    run_id: string;
-    workspace_id: string;
-    user_id: string;
-    session_id: string;
-  }) => Promise<void>;
+  readonly releaseRunIfDone: (run: StoredCaller & { run_id: string }) => Promise<void>;
 }
 
 /** A run in progress in this process: its rows as they finish. */
@@ -152,12 +148,7 @@ export class EnrichWalks {
     if (!ended) return;
     // A job may have settled between the walk's end and this write: then nobody else releases.
     if (openJobs.length > 0) {
-      await this.deps.releaseRunIfDone({
-        run_id: runId,
-        workspace_id: caller.workspaceId,
-        user_id: caller.userId,
-        session_id: caller.sessionId,
-      });
+      await this.deps.releaseRunIfDone({ run_id: runId, ...storedCallerOf(caller) });
     }
     await this.deps.clients.dataset.updateRows(
       { datasetId: stored.dataset_id, rows: [], enrichStatus: openJobs.length > 0 ? 'pending_jobs' : outcome.status },

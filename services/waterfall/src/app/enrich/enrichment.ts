@@ -10,6 +10,7 @@ import {
   type PaidRunKit,
   type RunLeases,
 } from '@rde/platform';
+import { storedCallerOf } from '../../domain/callers';
 import { CHAINS, isCapability, type Chain } from '../../domain/enrich/chains';
 import { enrichDatasetIdOf, enrichRunIdOf, newEnrichRunId, replayKeyOf } from '../../domain/enrich/ids';
 import { rowsOf } from '../../domain/enrich/request';
@@ -122,9 +123,7 @@ export class Enrichment {
     const started = await this.deps.runs
       .start({
         _id: runId,
-        workspace_id: caller.workspaceId,
-        user_id: caller.userId,
-        session_id: caller.sessionId,
+        ...storedCallerOf(caller),
         capability: chain.capability,
         dataset_id: datasetId,
         total: rows.length,

@@ -1,6 +1,7 @@
 import { errors, type Caller, type Clock, type Logger, settlementEvent } from '@rde/platform';
 import type { EnrichJobDocument, EnrichJobRepository } from '../../store/enrich-jobs';
 import type { EnrichRunRepository } from '../../store/enrich-runs';
+import { settlementPayerOf, type StoredCaller } from '../../domain/callers';
 import { nonceHashOf } from '../../domain/enrich/ids';
 import type { ProviderJobs } from './provider-jobs';
 
@@ -49,16 +50,14 @@ export class EnrichJobs {
    * A handed-off job settled: when no job of its run is open any more, the run's hold is released
    * (one guarded write; a second settler finds it done).
    */
-  async releaseRunIfDone(run: { run_id: string; workspace_id: string; user_id: string; session_id: string }) {
+  async releaseRunIfDone(run: StoredCaller & { run_id: string }) {
     const open = await this.jobs.openOfRun(run.run_id);
     if (open.length > 0) return;
     const event = settlementEvent({
       runId: run.run_id,
       settlementId: `${run.run_id}:settlement:release`,
       description: 'enrichment hold release',
-      workspaceId: run.workspace_id,
-      userId: run.user_id,
-      sessionId: run.session_id,
+      ...settlementPayerOf(run),
       charges: [],
       final: true,
       createdAtMs: this.clock.now(),

@@ -1,7 +1,7 @@
 import { Caller, chargeIdOf, Clock, Logger, settlementEvent } from '@rde/platform';
 import { CHAINS, valueAt, type Capability, type ChainStep } from '../../domain/enrich/chains';
 import { newNonce } from '../../domain/enrich/ids';
-import { callerOf } from '../../domain/callers';
+import { callerOf, settlementPayerOf, storedCallerOf } from '../../domain/callers';
 import { subjectOf as subjectOfRow } from '../../domain/enrich/subject';
 import { miss, type Verdict } from '../../domain/enrich/verdicts';
 import { afterVerdict, correlate, enrichedRow, stepName, type Resume, type RowWalk } from '../../domain/enrich/walk';
@@ -73,9 +73,7 @@ export class ProviderJobs implements ProviderJobPort {
     await this.jobs.insert({
       provider: step.tool,
       job_id: jobId,
-      workspace_id: run.caller.workspaceId,
-      user_id: run.caller.userId,
-      session_id: run.caller.sessionId,
+      ...storedCallerOf(run.caller),
       run_id: run.runId,
       dataset_id: run.datasetId,
       capability: run.capability,
@@ -217,9 +215,7 @@ export class ProviderJobs implements ProviderJobPort {
       description: `${job.capability} ${job.provider} job`,
       holdId: job.hold_id,
       runId: job.run_id,
-      workspaceId: job.workspace_id,
-      userId: job.user_id,
-      sessionId: job.session_id,
+      ...settlementPayerOf(job),
       charges: outcome.charges,
       final: false,
       createdAtMs: this.clock.now(),

@@ -1,6 +1,8 @@
 import {
+  DuplicateKeyError,
   errors,
   httpError,
+  isRunId,
   type Caller,
   type Clock,
   type CreditHolds,
@@ -8,7 +10,7 @@ import {
   type Logger,
 } from '@rde/platform';
 import { CHAINS } from '../../domain/enrich/chains';
-import { enrichDatasetIdOf, newEnrichRunId } from '../../domain/enrich/ids';
+import { enrichDatasetIdOf, enrichRunIdOf, newEnrichRunId } from '../../domain/enrich/ids';
 import { runReplayKeyOf, sliceOf } from '../../domain/runs/plan';
 import { runRequestOf } from '../../domain/runs/request';
 import { isToolStep, runStepName, type RunStep } from '../../domain/runs/tool-steps';
@@ -65,8 +67,18 @@ export interface EnrichRunsDependencies {
 export class EnrichRuns {
   constructor(private readonly deps: EnrichRunsDependencies) {}
 
-  async start(body: Record<string, unknown>, caller: Caller | undefined): Promise<RunView> {
+  /**
+   * Starts a run. `callerRunId` (a workflow step item's call id, or '') names the run: a repeat of
+   * the start answers that run as it stands instead of holding and billing a second one.
+   */
+  async start(body: Record<string, unknown>, caller: Caller | undefined, callerRunId = ''): Promise<RunView> {
     if (!caller?.workspaceId) throw errors.unauthenticated();
+    if (callerRunId && !isRunId(callerRunId)) {
+      throw errors.badRequest({ detail: 'run_id must be run_ followed by 24 hexadecimal digits' });
+    }
+    const named = callerRunId ? enrichRunIdOf(caller.workspaceId, callerRunId) : undefined;
+    const earlier = named ? await this.deps.runs.find(caller.workspaceId, named) : null;
+    if (earlier) return this.view(earlier);
     const request = runRequestOf(body);
     const who: Caller = request.sessionId ? { ...caller, sessionId: request.sessionId } : caller;
     const toolPrices = await toolPricesOf(this.deps.clients.catalog, request, who);
@@ -82,7 +94,7 @@ export class EnrichRuns {
     const inRange = slice.end - slice.start;
     if (request.mode !== 'run') return checkRun(this.deps.clients.billing, request, input, slice, perStep, who);
 
-    const runId = newEnrichRunId();
+    const runId = named ?? newEnrichRunId();
     const replayKey = runReplayKeyOf(who.workspaceId, input.hash, request.steps.map(stepKeyOf), slice);
     if (!(await this.deps.replayKeys.setIfAbsent(replayKey, runId, this.deps.options.replayWindowMs))) {
       const first = await this.deps.replayKeys.get(replayKey);
@@ -106,7 +118,7 @@ export class EnrichRuns {
       await this.deps.replayKeys.delete(replayKey);
       throw error;
     }
-    await launchRun(this.launching(), {
+    const launched = await launchRun(this.launching(), {
       runId,
       datasetId,
       request,
@@ -116,7 +128,19 @@ export class EnrichRuns {
       covered,
       replayKey,
       caller: who,
-    });
+    }).then(
+      () => true,
+      (error: unknown) => {
+        // A repeat of a named start launched it first (same chunk and run ids, same hold): join it.
+        if (named && error instanceof DuplicateKeyError) return false;
+        throw error;
+      },
+    );
+    if (!launched) {
+      const first = await this.waitFor(runId, who, 0);
+      if (!first) throw errors.conflict({ detail: `run ${runId} is being started by another call; retry` });
+      return this.view(first);
+    }
     const run = await this.waitFor(runId, who, request.detach ? this.deps.options.detachMs : this.deps.options.blockMs);
     return this.view(run!);
   }

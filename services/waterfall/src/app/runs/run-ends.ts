@@ -1,5 +1,5 @@
 import { settlementEvent, type Clock, type Logger } from '@rde/platform';
-import { callerOf } from '../../domain/callers';
+import { callerOf, settlementPayerOf } from '../../domain/callers';
 import type { DatasetClient } from '../../clients';
 import type { EnrichJobRepository } from '../../store/enrich-jobs';
 import type { DatasetRunDocument, DatasetRunRepository } from '../../store/dataset-runs';
@@ -66,9 +66,7 @@ export class RunEnds {
       description: `enrich run ${run.steps.join('+')}`,
       holdId: run._id,
       runId: run._id,
-      workspaceId: run.workspace_id,
-      userId: run.user_id,
-      sessionId: run.session_id,
+      ...settlementPayerOf(run),
       charges,
       final,
       createdAtMs: this.deps.clock.now(),

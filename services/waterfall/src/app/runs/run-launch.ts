@@ -1,5 +1,6 @@
 import type { Caller, Clock, NewOutboxEvent } from '@rde/platform';
 import { topics, waterfallEvents } from '@rde/proto';
+import { storedCallerOf } from '../../domain/callers';
 import { chunkIdOf, chunksOf, type Slice } from '../../domain/runs/plan';
 import type { RunRequest } from '../../domain/runs/request';
 import { isToolStep, runStepName } from '../../domain/runs/tool-steps';
@@ -58,9 +59,7 @@ export async function launchRun(deps: RunLaunchDependencies, run: LaunchedRun): 
     {
       _id: runId,
       kind: 'dataset',
-      workspace_id: caller.workspaceId,
-      user_id: caller.userId,
-      session_id: caller.sessionId,
+      ...storedCallerOf(caller),
       capability: run.request.steps.map(runStepName).join('+'),
       steps: run.request.steps.map(runStepName),
       tool_steps: run.request.steps.filter(isToolStep),
