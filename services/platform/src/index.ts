@@ -23,3 +23,4 @@ export * from './request-spans';
 export * from './outbound';
 export * from './work-slots';
 export * from './lease-heartbeat';
+export * from './vendors';
