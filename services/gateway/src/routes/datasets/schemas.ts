@@ -1,6 +1,6 @@
 /** JSON schemas of the dataset routes: they validate requests (422 on failure) and feed /openapi.json. */
 
-import { INT32_MAX, jsonObject, pageOffset, pageSchema, pathParam, sessionId } from '../../contract';
+import { INT32_MAX, jsonObject, pageOffset, pageSchema, sessionId, pathParamsSchema } from '../../contract';
 
 /** A POST stays under gRPC's default 4 MiB message once its rows are re-encoded for the dataset service. */
 export const CREATE_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -64,11 +64,7 @@ export const appendBody = {
   additionalProperties: false,
 } as const;
 
-export const datasetParams = {
-  type: 'object',
-  properties: { ds_id: pathParam({ description: '`ds_` id' }) },
-  required: ['ds_id'],
-} as const;
+export const datasetParams = pathParamsSchema('ds_id', { description: '`ds_` id' });
 
 const offset = pageOffset;
 

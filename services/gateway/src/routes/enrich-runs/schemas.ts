@@ -1,4 +1,4 @@
-import { errorBody, jsonObject, pathParam, sessionId } from '../../contract';
+import { errorBody, jsonObject, sessionId, pathParamsSchema } from '../../contract';
 import { ENRICH_CAPABILITIES } from '../enrich/schemas';
 import { credits } from '../waterfall-meta';
 
@@ -107,11 +107,7 @@ export const runBody = {
   additionalProperties: false,
 } as const;
 
-export const runParams = {
-  type: 'object',
-  properties: { run_id: pathParam({ examples: ['enr_0123456789abcdef01234567'] }) },
-  required: ['run_id'],
-} as const;
+export const runParams = pathParamsSchema('run_id', { examples: ['enr_0123456789abcdef01234567'] });
 
 const progress = {
   type: 'object',
