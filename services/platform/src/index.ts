@@ -24,3 +24,4 @@ export * from './outbound';
 export * from './work-slots';
 export * from './lease-heartbeat';
 export * from './vendors';
+export * from './person-record';
