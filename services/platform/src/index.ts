@@ -25,3 +25,5 @@ export * from './work-slots';
 export * from './lease-heartbeat';
 export * from './vendors';
 export * from './person-record';
+export * from './group-consumer';
+export * from './periodic-pass';
