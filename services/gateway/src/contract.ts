@@ -29,6 +29,11 @@ export function pageSchema<const Key extends string, const Item>(key: Key, items
 /** The request schemas' building blocks, shared with the mcp service's tools (decision 0037). */
 export const { PATH_PARAM_MAX_LENGTH, INT32_MAX, jsonObject, pageOffset, sessionId, pathParam } = publicSchemas;
 
+/** A route's params schema with the one path parameter `name`, bounded like every path parameter. */
+export function pathParamsSchema<const Name extends string>(name: Name, extra?: Record<string, unknown>) {
+  return { type: 'object', properties: { [name]: pathParam(extra) }, required: [name] } as const;
+}
+
 /** One item of a 422's `detail` list (the spec's standard validation error). */
 export const validationIssue = {
   type: 'object',

@@ -23,3 +23,7 @@ export * from './request-spans';
 export * from './outbound';
 export * from './work-slots';
 export * from './lease-heartbeat';
+export * from './vendors';
+export * from './person-record';
+export * from './group-consumer';
+export * from './periodic-pass';

@@ -20,3 +20,13 @@ export async function indexedCollection<T extends Document>(
   for (const index of indexes) await collection.createIndex(index);
   return collection;
 }
+
+/** A repository over one collection whose documents carry their own times (the caller's clock). */
+export abstract class DocumentRepository<T extends Document> {
+  protected constructor(protected readonly collection: Collection<T>) {}
+
+  /** Stores a new document; a taken id or unique key throws DuplicateKeyError. */
+  insert(doc: T): Promise<void> {
+    return this.collection.insertOne(doc);
+  }
+}

@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore } from '@rde/platform';
+import { DocumentRepository, type DocumentStore } from '@rde/platform';
 
 export type ClaimStatus = 'pending' | 'approved' | 'delivered';
 
@@ -14,15 +14,9 @@ export type ClaimDocument = {
   approved_at_ms: number | null;
 };
 
-export class ClaimsRepository {
-  private constructor(private readonly collection: Collection<ClaimDocument>) {}
-
+export class ClaimsRepository extends DocumentRepository<ClaimDocument> {
   static async open(store: DocumentStore): Promise<ClaimsRepository> {
     return new ClaimsRepository(store.collection<ClaimDocument>('claims'));
-  }
-
-  insert(claim: ClaimDocument): Promise<void> {
-    return this.collection.insertOne(claim);
   }
 
   byHash(hash: string): Promise<ClaimDocument | null> {

@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore } from '@rde/platform';
+import { DocumentRepository, indexedCollection, type DocumentStore } from '@rde/platform';
 
 /** A product feedback report of a workspace. Issue-tracker ids are never kept with it. */
 export type FeedbackDocument = {
@@ -10,17 +10,13 @@ export type FeedbackDocument = {
   created_at_ms: number;
 };
 
-export class FeedbackRepository {
-  private constructor(private readonly collection: Collection<FeedbackDocument>) {}
-
+export class FeedbackRepository extends DocumentRepository<FeedbackDocument> {
   static async open(store: DocumentStore): Promise<FeedbackRepository> {
-    const collection = store.collection<FeedbackDocument>('feedback');
-    await collection.createIndex({ keys: { workspace_id: 1, created_at_ms: -1 }, name: 'workspace_newest' });
-    return new FeedbackRepository(collection);
-  }
-
-  insert(report: FeedbackDocument): Promise<void> {
-    return this.collection.insertOne(report);
+    return new FeedbackRepository(
+      await indexedCollection<FeedbackDocument>(store, 'feedback', [
+        { keys: { workspace_id: 1, created_at_ms: -1 }, name: 'workspace_newest' },
+      ]),
+    );
   }
 
   /** Newest first; equal times by id, so pages never overlap. */

@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore } from '@rde/platform';
+import { DocumentRepository, indexedCollection, type DocumentStore } from '@rde/platform';
 
 /** A workspace's connection to one CRM/ATS provider. Secrets are sealed (AES-256-GCM), never plain. */
 export type IntegrationDocument = {
@@ -15,13 +15,13 @@ export type IntegrationDocument = {
   updated_at_ms: number;
 };
 
-export class IntegrationsRepository {
-  private constructor(private readonly collection: Collection<IntegrationDocument>) {}
-
+export class IntegrationsRepository extends DocumentRepository<IntegrationDocument> {
   static async open(store: DocumentStore): Promise<IntegrationsRepository> {
-    const collection = store.collection<IntegrationDocument>('integrations');
-    await collection.createIndex({ keys: { workspace_id: 1 }, name: 'workspace' });
-    return new IntegrationsRepository(collection);
+    return new IntegrationsRepository(
+      await indexedCollection<IntegrationDocument>(store, 'integrations', [
+        { keys: { workspace_id: 1 }, name: 'workspace' },
+      ]),
+    );
   }
 
   of(workspaceId: string, provider: string): Promise<IntegrationDocument | null> {

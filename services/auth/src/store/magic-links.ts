@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore } from '@rde/platform';
+import { DocumentRepository, indexedCollection, type DocumentStore } from '@rde/platform';
 
 /**
  * An emailed single-use link: a sign-in link (with its code) or a set-password link. Its id is the
@@ -19,17 +19,13 @@ export type MagicLinkDocument = {
   used_at_ms: number | null;
 };
 
-export class MagicLinksRepository {
-  private constructor(private readonly collection: Collection<MagicLinkDocument>) {}
-
+export class MagicLinksRepository extends DocumentRepository<MagicLinkDocument> {
   static async open(store: DocumentStore): Promise<MagicLinksRepository> {
-    const collection = store.collection<MagicLinkDocument>('magic_links');
-    await collection.createIndex({ keys: { email: 1, purpose: 1, created_at_ms: -1 }, name: 'email_newest' });
-    return new MagicLinksRepository(collection);
-  }
-
-  insert(link: MagicLinkDocument): Promise<void> {
-    return this.collection.insertOne(link);
+    return new MagicLinksRepository(
+      await indexedCollection<MagicLinkDocument>(store, 'magic_links', [
+        { keys: { email: 1, purpose: 1, created_at_ms: -1 }, name: 'email_newest' },
+      ]),
+    );
   }
 
   /** Removes a link whose email could not be sent: nothing half-created stays. */

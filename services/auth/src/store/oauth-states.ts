@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore } from '@rde/platform';
+import { DocumentRepository, type DocumentStore } from '@rde/platform';
 
 /**
  * A single-use OAuth state, by its hash: an external sign-in's (bound to the waiting claim,
@@ -19,15 +19,9 @@ export type OAuthStateDocument = {
   used_at_ms: number | null;
 };
 
-export class OAuthStatesRepository {
-  private constructor(private readonly collection: Collection<OAuthStateDocument>) {}
-
+export class OAuthStatesRepository extends DocumentRepository<OAuthStateDocument> {
   static async open(store: DocumentStore): Promise<OAuthStatesRepository> {
     return new OAuthStatesRepository(store.collection<OAuthStateDocument>('oauth_states'));
-  }
-
-  insert(state: OAuthStateDocument): Promise<void> {
-    return this.collection.insertOne(state);
   }
 
   /** Spends a live state once; null when unknown, used, expired or of another purpose. */

@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore } from '@rde/platform';
+import { DocumentRepository, indexedCollection, type DocumentStore } from '@rde/platform';
 
 /** A browser session: the cookie's hash, never the cookie. */
 export type SessionDocument = {
@@ -11,18 +11,14 @@ export type SessionDocument = {
   revoked_at_ms: number | null;
 };
 
-export class SessionsRepository {
-  private constructor(private readonly collection: Collection<SessionDocument>) {}
-
+export class SessionsRepository extends DocumentRepository<SessionDocument> {
   static async open(store: DocumentStore): Promise<SessionsRepository> {
-    const collection = store.collection<SessionDocument>('sessions');
-    await collection.createIndex({ keys: { token_hash: 1 }, unique: true, name: 'token_hash_unique' });
-    await collection.createIndex({ keys: { user_id: 1, workspace_id: 1 }, name: 'user_workspace' });
-    return new SessionsRepository(collection);
-  }
-
-  insert(session: SessionDocument): Promise<void> {
-    return this.collection.insertOne(session);
+    return new SessionsRepository(
+      await indexedCollection<SessionDocument>(store, 'sessions', [
+        { keys: { token_hash: 1 }, unique: true, name: 'token_hash_unique' },
+        { keys: { user_id: 1, workspace_id: 1 }, name: 'user_workspace' },
+      ]),
+    );
   }
 
   byHash(hash: string): Promise<SessionDocument | null> {

@@ -1,8 +1,8 @@
-import type { KeyValue } from '@rde/platform';
+import type { KeyValue, PersonRecord } from '@rde/platform';
 import { catalog } from '@rde/proto';
 import type { Catalog } from '../domain/catalog';
 import type { JsonObject, ParameterResolver } from '../domain/parameters';
-import { peopleOf, type PersonRecord } from '../domain/people';
+import { peopleOf } from '../domain/people';
 import { actualCost } from '../domain/pricing';
 import { isPresentAt, rowsAt } from '../domain/rows';
 import { ProviderFailure, type ProviderCaller } from '../providers/caller';

@@ -1,23 +1,13 @@
-import { clientSet, type AddressBook, type BillingClient, type ServiceClient } from '@rde/platform';
-import { billing, dataset } from '@rde/proto';
+import { connectRpcClients, type AddressBook, type RpcClients } from '@rde/platform';
 
-export type DatasetClient = ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
+export type CatalogClients = RpcClients<'billing' | 'dataset'>;
 
-export interface CatalogClients {
-  readonly billing: BillingClient;
-  readonly dataset: DatasetClient;
-  close(): void;
-}
+export type DatasetClient = CatalogClients['dataset'];
 
 /**
  * The catalog's downstreams. Their contracts mark Reserve idempotent (by hold id) and CreateDataset
  * (by the dataset id the catalog derives from the run id), so the client kit retries both.
  */
 export function createCatalogClients(addresses: AddressBook, deadlineMs: number): CatalogClients {
-  const { connect, close } = clientSet(addresses, deadlineMs);
-  return {
-    billing: connect('billing', billing.BillingServiceService),
-    dataset: connect('dataset', dataset.DatasetServiceService),
-    close,
-  };
+  return connectRpcClients(addresses, deadlineMs, ['billing', 'dataset']);
 }

@@ -1,18 +1,7 @@
+import type { PersonRecord } from '@rde/platform';
 import type { FieldPath, PersonMapping } from '../providers/declaration';
 import type { JsonObject } from './parameters';
 import { isObject } from './rows';
-
-/** One vendor row read as a person: the same fields whatever the vendor's wire shape. */
-export interface PersonRecord {
-  name: string;
-  title?: string;
-  company?: string;
-  company_domain?: string;
-  linkedin_url?: string;
-  location?: string;
-  seniority?: string;
-  work_history?: { company?: string; title?: string }[];
-}
 
 /** Every row read through the method's person mapping; rows without a name are left out. */
 export function peopleOf(rows: readonly JsonObject[], mapping: PersonMapping): PersonRecord[] {

@@ -1,4 +1,4 @@
-import type { ProviderDeclaration } from './declaration';
+import { defineProvider } from './define';
 import { closedObject, text } from './json-schema';
 import { jobPollMethod } from './jobs';
 
@@ -8,13 +8,8 @@ const MAX_BATCH = 100;
  * BulkMail: a work-email finder that takes batches of up to 100 contacts, each with a caller-chosen
  * `ref`; results come back in another order and are matched by `ref`. Billed per contact found.
  */
-export const bulkmail: ProviderDeclaration = {
-  tool: 'bulkmail',
-  module: 'work_email_finder',
+export const bulkmail = defineProvider('bulkmail', {
   description: 'BulkMail: work emails of up to 100 contacts per batch job, by LinkedIn URL or name at a company',
-  sandboxPath: '/bulkmail',
-  auth: { header: 'Api-Key', credential: 'bulkmail', sandboxKey: 'sbx-bulkmail-3c58f1' },
-  rate: { perSecond: 2, burst: 5 },
   methods: [
     {
       name: 'submit',
@@ -58,4 +53,4 @@ export const bulkmail: ProviderDeclaration = {
     },
     jobPollMethod({ path: '/v1/batches/:batch_id', idField: 'batch_id', noun: 'batch' }),
   ],
-};
+});

@@ -1,14 +1,9 @@
-import type { ProviderDeclaration } from './declaration';
+import { defineProvider } from './define';
 import { linkedinUrlParameter } from './json-schema';
 
 /** DialBook: a synchronous mobile-phone finder by LinkedIn URL, billed per number found. */
-export const dialbook: ProviderDeclaration = {
-  tool: 'dialbook',
-  module: 'phone_finder',
+export const dialbook = defineProvider('dialbook', {
   description: 'DialBook: the mobile phone behind a LinkedIn profile',
-  sandboxPath: '/dialbook',
-  auth: { header: 'X-Dialbook-Key', credential: 'dialbook', sandboxKey: 'sbx-dialbook-77c3aa' },
-  rate: { perSecond: 5, burst: 10 },
   methods: [
     {
       name: 'find',
@@ -21,4 +16,4 @@ export const dialbook: ProviderDeclaration = {
       capabilities: { lookup_by: [['linkedin_url']] },
     },
   ],
-};
+});

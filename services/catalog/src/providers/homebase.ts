@@ -1,14 +1,9 @@
-import type { ProviderDeclaration } from './declaration';
+import { defineProvider } from './define';
 import { text } from './json-schema';
 
 /** HomeBase: a personal-email finder by LinkedIn URL or by full name and company, billed per match. */
-export const homebase: ProviderDeclaration = {
-  tool: 'homebase',
-  module: 'personal_email_finder',
+export const homebase = defineProvider('homebase', {
   description: 'HomeBase: the personal email of a person, by LinkedIn URL or by full name and company',
-  sandboxPath: '/homebase',
-  auth: { header: 'Authorization', scheme: 'Bearer', credential: 'homebase', sandboxKey: 'sbx-homebase-6d13f7' },
-  rate: { perSecond: 8, burst: 16 },
   methods: [
     {
       name: 'lookup',
@@ -30,4 +25,4 @@ export const homebase: ProviderDeclaration = {
       capabilities: { lookup_by: [['linkedin_url'], ['full_name', 'company']] },
     },
   ],
-};
+});

@@ -1,16 +1,11 @@
-import type { ProviderDeclaration } from './declaration';
+import { defineProvider } from './define';
 import { text } from './json-schema';
 
 const MAX_COUNT = 10;
 
 /** LinkScan: a LinkedIn profile search returning unstructured rows to verify, billed per request. */
-export const linkscan: ProviderDeclaration = {
-  tool: 'linkscan',
-  module: 'linkedin_profile_search',
+export const linkscan = defineProvider('linkscan', {
   description: 'LinkScan LinkedIn profile search: title line, link and snippet per profile; rows need verification',
-  sandboxPath: '/linkscan',
-  auth: { header: 'Authorization', scheme: 'Token', credential: 'linkscan', sandboxKey: 'sbx-linkscan-0e6f42' },
-  rate: { perSecond: 3, burst: 6 },
   methods: [
     {
       name: 'search',
@@ -56,4 +51,4 @@ export const linkscan: ProviderDeclaration = {
       person: { titleLine: { path: ['title'], snippet: ['snippet'] }, linkedinUrl: ['link'] },
     },
   ],
-};
+});

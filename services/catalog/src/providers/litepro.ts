@@ -1,14 +1,9 @@
-import type { ProviderDeclaration } from './declaration';
+import { defineProvider } from './define';
 import { linkedinUrlParameter } from './json-schema';
 
 /** LitePro: a cheap profile enricher by LinkedIn URL, billed per profile returned (dated or not). */
-export const litepro: ProviderDeclaration = {
-  tool: 'litepro',
-  module: 'profile_enricher',
+export const litepro = defineProvider('litepro', {
   description: 'LitePro: the profile behind a LinkedIn URL; experience is often undated',
-  sandboxPath: '/litepro',
-  auth: { header: 'X-LitePro-Key', credential: 'litepro', sandboxKey: 'sbx-litepro-9c0e5b' },
-  rate: { perSecond: 10, burst: 20 },
   methods: [
     {
       name: 'enrich',
@@ -21,4 +16,4 @@ export const litepro: ProviderDeclaration = {
       capabilities: { lookup_by: [['linkedin_url']] },
     },
   ],
-};
+});

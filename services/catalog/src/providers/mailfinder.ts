@@ -1,14 +1,9 @@
-import type { ProviderDeclaration } from './declaration';
+import { defineProvider } from './define';
 import { text } from './json-schema';
 
 /** MailFinder: a synchronous work-email finder by name at a company, billed per email found. */
-export const mailfinder: ProviderDeclaration = {
-  tool: 'mailfinder',
-  module: 'work_email_finder',
+export const mailfinder = defineProvider('mailfinder', {
   description: 'MailFinder: the work email of a person at a company, by name and company domain or name',
-  sandboxPath: '/mailfinder',
-  auth: { header: 'X-Mailfinder-Key', credential: 'mailfinder', sandboxKey: 'sbx-mailfinder-a7710c' },
-  rate: { perSecond: 15, burst: 30 },
   methods: [
     {
       name: 'find',
@@ -32,4 +27,4 @@ export const mailfinder: ProviderDeclaration = {
       },
     },
   ],
-};
+});

@@ -1,14 +1,9 @@
-import type { ProviderDeclaration } from './declaration';
+import { defineProvider } from './define';
 import { linkedinUrlParameter } from './json-schema';
 
 /** Persona: a personal-email finder by LinkedIn URL; a miss is its 404. Billed per hit. */
-export const persona: ProviderDeclaration = {
-  tool: 'persona',
-  module: 'personal_email_finder',
+export const persona = defineProvider('persona', {
   description: 'Persona: personal emails of the person behind a LinkedIn URL',
-  sandboxPath: '/persona',
-  auth: { header: 'X-Persona-Token', credential: 'persona', sandboxKey: 'sbx-persona-e2a0b9' },
-  rate: { perSecond: 10, burst: 20 },
   methods: [
     {
       name: 'lookup',
@@ -22,4 +17,4 @@ export const persona: ProviderDeclaration = {
       capabilities: { lookup_by: [['linkedin_url']] },
     },
   ],
-};
+});

@@ -1,17 +1,12 @@
-import type { ProviderDeclaration } from './declaration';
+import { defineProvider } from './define';
 import { closedObject, text, textList } from './json-schema';
 
 const LEVELS = ['entry', 'senior', 'manager', 'director', 'vp', 'c_suite'];
 const COMPANY_SIZES = ['1-10', '11-50', '51-200', '201-500', '501-1000', '1001-5000', '5001-10000', '10001+'];
 
 /** PeopleGraph: a people database searched by filters, billed per returned profile. */
-export const pplgraph: ProviderDeclaration = {
-  tool: 'pplgraph',
-  module: 'people_database',
+export const pplgraph = defineProvider('pplgraph', {
   description: 'PeopleGraph people database: profiles by title, location, skills, seniority, company and firmographics',
-  sandboxPath: '/pplgraph',
-  auth: { header: 'X-Api-Key', credential: 'pplgraph', sandboxKey: 'sbx-pplgraph-5f2c9a' },
-  rate: { perSecond: 10, burst: 20 },
   methods: [
     {
       name: 'search',
@@ -109,4 +104,4 @@ export const pplgraph: ProviderDeclaration = {
       },
     },
   ],
-};
+});

@@ -1,14 +1,9 @@
-import type { ProviderDeclaration } from './declaration';
+import { defineProvider } from './define';
 import { text } from './json-schema';
 
 /** Profilely: a profile enricher by LinkedIn URL with dated positions; a miss is its 404. Billed per hit. */
-export const profilely: ProviderDeclaration = {
-  tool: 'profilely',
-  module: 'profile_enricher',
+export const profilely = defineProvider('profilely', {
   description: 'Profilely: the profile behind a LinkedIn URL, with dated positions, education and skills',
-  sandboxPath: '/profilely',
-  auth: { header: 'X-Profilely-Key', credential: 'profilely', sandboxKey: 'sbx-profilely-4a8d12' },
-  rate: { perSecond: 8, burst: 16 },
   methods: [
     {
       name: 'profile',
@@ -22,4 +17,4 @@ export const profilely: ProviderDeclaration = {
       capabilities: { lookup_by: [['url']] },
     },
   ],
-};
+});

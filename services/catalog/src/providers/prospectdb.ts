@@ -1,17 +1,12 @@
-import type { ProviderDeclaration } from './declaration';
+import { defineProvider } from './define';
 import { text, textList } from './json-schema';
 
 const LEVELS = ['Entry', 'Senior', 'Manager', 'Director', 'VP', 'C-Level'];
 const PAGE_SIZE = 25;
 
 /** ProspectDB: a people database paged 25 at a time, billed per page that finds someone. */
-export const prospectdb: ProviderDeclaration = {
-  tool: 'prospectdb',
-  module: 'people_database',
+export const prospectdb = defineProvider('prospectdb', {
   description: 'ProspectDB people database: people by title, metro, company, seniority, department and keywords',
-  sandboxPath: '/prospectdb',
-  auth: { header: 'Authorization', scheme: 'Bearer', credential: 'prospectdb', sandboxKey: 'sbx-prospectdb-81d4e0' },
-  rate: { perSecond: 5, burst: 10 },
   methods: [
     {
       name: 'search',
@@ -116,4 +111,4 @@ export const prospectdb: ProviderDeclaration = {
       cost: { unit: 'call', millicredits: 0, note: 'free' },
     },
   ],
-};
+});

@@ -1,15 +1,10 @@
-import type { ProviderDeclaration } from './declaration';
+import { defineProvider } from './define';
 import { text } from './json-schema';
 import { jobPollMethod } from './jobs';
 
 /** Reachout: an asynchronous work-email finder by LinkedIn URL (submit, poll or callback), billed per email found. */
-export const reachout: ProviderDeclaration = {
-  tool: 'reachout',
-  module: 'work_email_finder',
+export const reachout = defineProvider('reachout', {
   description: 'Reachout: the work email behind a LinkedIn URL, found by an asynchronous lookup job',
-  sandboxPath: '/reachout',
-  auth: { header: 'X-Reachout-Token', credential: 'reachout', sandboxKey: 'sbx-reachout-94b2d8' },
-  rate: { perSecond: 10, burst: 20 },
   methods: [
     {
       name: 'submit',
@@ -32,4 +27,4 @@ export const reachout: ProviderDeclaration = {
     },
     jobPollMethod({ path: '/v2/lookups/:lookup_id', idField: 'lookup_id', noun: 'lookup' }),
   ],
-};
+});

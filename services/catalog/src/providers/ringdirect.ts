@@ -1,15 +1,10 @@
-import type { ProviderDeclaration } from './declaration';
+import { defineProvider } from './define';
 import { text } from './json-schema';
 import { jobPollMethod } from './jobs';
 
 /** RingDirect: an asynchronous mobile-phone finder by LinkedIn URL (submit, poll or callback), billed per number found. */
-export const ringdirect: ProviderDeclaration = {
-  tool: 'ringdirect',
-  module: 'phone_finder',
+export const ringdirect = defineProvider('ringdirect', {
   description: 'RingDirect: the mobile phone behind a LinkedIn profile, found by an asynchronous request',
-  sandboxPath: '/ringdirect',
-  auth: { header: 'X-Ring-Key', credential: 'ringdirect', sandboxKey: 'sbx-ringdirect-2f6b90' },
-  rate: { perSecond: 5, burst: 10 },
   methods: [
     {
       name: 'submit',
@@ -32,4 +27,4 @@ export const ringdirect: ProviderDeclaration = {
     },
     jobPollMethod({ path: '/v1/requests/:request_id', idField: 'request_id', noun: 'request' }),
   ],
-};
+});

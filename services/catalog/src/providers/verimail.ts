@@ -1,14 +1,9 @@
-import type { ProviderDeclaration } from './declaration';
+import { defineProvider } from './define';
 import { text } from './json-schema';
 
 /** VeriMail: an email deliverability validator, billed per address checked whatever the verdict. */
-export const verimail: ProviderDeclaration = {
-  tool: 'verimail',
-  module: 'email_validator',
+export const verimail = defineProvider('verimail', {
   description: 'VeriMail: deliverability of one email address (deliverable, undeliverable, risky or unknown)',
-  sandboxPath: '/verimail',
-  auth: { header: 'X-Verimail-Auth', credential: 'verimail', sandboxKey: 'sbx-verimail-1b9e44' },
-  rate: { perSecond: 20, burst: 40 },
   methods: [
     {
       name: 'verify',
@@ -21,4 +16,4 @@ export const verimail: ProviderDeclaration = {
       cost: { unit: 'call', millicredits: 1_000, note: 'each address checked, whatever the verdict' },
     },
   ],
-};
+});

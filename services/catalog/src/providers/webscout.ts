@@ -1,16 +1,11 @@
-import type { ProviderDeclaration } from './declaration';
+import { defineProvider } from './define';
 import { text } from './json-schema';
 
 const MAX_RESULTS = 10;
 
 /** WebScout: a public-web people search anchored on a company, billed per request. */
-export const webscout: ProviderDeclaration = {
-  tool: 'webscout',
-  module: 'web_people_search',
+export const webscout = defineProvider('webscout', {
   description: 'WebScout public-web people search: people at a company, with structured work history',
-  sandboxPath: '/webscout',
-  auth: { header: 'X-WebScout-Key', credential: 'webscout', sandboxKey: 'sbx-webscout-c39b71' },
-  rate: { perSecond: 3, burst: 6 },
   methods: [
     {
       name: 'search',
@@ -85,4 +80,4 @@ export const webscout: ProviderDeclaration = {
       },
     },
   ],
-};
+});

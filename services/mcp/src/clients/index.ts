@@ -1,28 +1,11 @@
-import { clientSet, createClient, type AddressBook, type ServiceClient } from '@rde/platform';
-import { auth, billing, catalog, catalogSkills, dataset, waterfall, workflow } from '@rde/proto';
+import { connectRpcClients, createClient, type AddressBook, type RpcClients, type ServiceClient } from '@rde/platform';
+import { auth } from '@rde/proto';
 
 /** The services the MCP tools call (SearchPeople is never retried: it spends): the same RPCs the REST routes call, so charging is identical. */
-export interface ToolClients {
-  readonly catalog: ServiceClient<typeof catalog.CatalogServiceService>['rpc'];
-  readonly skills: ServiceClient<typeof catalogSkills.SkillServiceService>['rpc'];
-  readonly billing: ServiceClient<typeof billing.BillingServiceService>['rpc'];
-  readonly dataset: ServiceClient<typeof dataset.DatasetServiceService>['rpc'];
-  readonly waterfall: ServiceClient<typeof waterfall.WaterfallServiceService>['rpc'];
-  readonly workflow: ServiceClient<typeof workflow.WorkflowServiceService>['rpc'];
-  close(): void;
-}
+export type ToolClients = RpcClients<'catalog' | 'skills' | 'billing' | 'dataset' | 'waterfall' | 'workflow'>;
 
 export function createToolClients(addresses: AddressBook, deadlineMs: number): ToolClients {
-  const { connect, close } = clientSet(addresses, deadlineMs);
-  return {
-    catalog: connect('catalog', catalog.CatalogServiceService),
-    skills: connect('catalog', catalogSkills.SkillServiceService),
-    billing: connect('billing', billing.BillingServiceService),
-    dataset: connect('dataset', dataset.DatasetServiceService),
-    waterfall: connect('waterfall', waterfall.WaterfallServiceService),
-    workflow: connect('workflow', workflow.WorkflowServiceService),
-    close,
-  };
+  return connectRpcClients(addresses, deadlineMs, ['catalog', 'skills', 'billing', 'dataset', 'waterfall', 'workflow']);
 }
 
 /** Auth, for the consent step: who the browser's session cookie is, and which workspaces they belong to. */

@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore, Filter } from '@rde/platform';
+import { DocumentRepository, indexedCollection, type DocumentStore, type Filter } from '@rde/platform';
 
 /**
  * One consent: the code it was approved with, then the access and refresh tokens it issued. Every
@@ -46,21 +46,17 @@ export interface IssuedHashes {
 /** The access token a rotation replaced and until when it still works. */
 export type RetiredAccess = Pick<GrantDocument, 'previous_access_hash' | 'previous_access_expires_at_ms'>;
 
-export class Grants {
-  private constructor(private readonly collection: Collection<GrantDocument>) {}
-
+export class Grants extends DocumentRepository<GrantDocument> {
   static async open(store: DocumentStore): Promise<Grants> {
-    const collection = store.collection<GrantDocument>('oauth_grants');
-    await collection.createIndex({ keys: { code_hash: 1 }, unique: true, name: 'code_hash_unique' });
-    await collection.createIndex({ keys: { access_hash: 1 }, name: 'access_hash' });
-    await collection.createIndex({ keys: { refresh_hash: 1 }, name: 'refresh_hash' });
-    await collection.createIndex({ keys: { previous_refresh_hash: 1 }, name: 'previous_refresh_hash' });
-    await collection.createIndex({ keys: { previous_access_hash: 1 }, name: 'previous_access_hash' });
-    return new Grants(collection);
-  }
-
-  insert(grant: GrantDocument): Promise<void> {
-    return this.collection.insertOne(grant);
+    return new Grants(
+      await indexedCollection<GrantDocument>(store, 'oauth_grants', [
+        { keys: { code_hash: 1 }, unique: true, name: 'code_hash_unique' },
+        { keys: { access_hash: 1 }, name: 'access_hash' },
+        { keys: { refresh_hash: 1 }, name: 'refresh_hash' },
+        { keys: { previous_refresh_hash: 1 }, name: 'previous_refresh_hash' },
+        { keys: { previous_access_hash: 1 }, name: 'previous_access_hash' },
+      ]),
+    );
   }
 
   /** Lookups by a secret's hash; the empty hash of an unissued token never matches. */

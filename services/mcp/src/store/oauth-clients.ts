@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore } from '@rde/platform';
+import { DocumentRepository, type DocumentStore } from '@rde/platform';
 
 /** A dynamically registered public client (RFC 7591): it authenticates with nothing but its id. */
 export type OAuthClientDocument = {
@@ -11,15 +11,9 @@ export type OAuthClientDocument = {
   created_at_ms: number;
 };
 
-export class OAuthClients {
-  private constructor(private readonly collection: Collection<OAuthClientDocument>) {}
-
+export class OAuthClients extends DocumentRepository<OAuthClientDocument> {
   static open(store: DocumentStore): OAuthClients {
     return new OAuthClients(store.collection<OAuthClientDocument>('oauth_clients'));
-  }
-
-  insert(client: OAuthClientDocument): Promise<void> {
-    return this.collection.insertOne(client);
   }
 
   byId(clientId: string): Promise<OAuthClientDocument | null> {

@@ -5,3 +5,4 @@ export * from './client';
 export * from './types';
 export * from './client-set';
 export * from './contracts';
+export * from './rpc-clients';

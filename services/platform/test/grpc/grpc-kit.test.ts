@@ -11,6 +11,7 @@ import {
   type Caller,
   type Handlers,
 } from '../../src';
+import { CALLER } from './caller';
 
 const logger = pino({ level: 'silent' });
 
@@ -93,17 +94,9 @@ describe('gRPC kit', () => {
       address,
       deadlineMs: 2000,
     });
-    const caller: Caller = {
-      workspaceId: 'ws_9',
-      userId: 'u_9',
-      role: 'member',
-      keyId: 'k9',
-      sessionId: 's',
-      requestId: 'r1',
-    };
-    const ok = await client.rpc.resolveBearer({ token: 'good', workspaceId: '' }, { caller });
+    const ok = await client.rpc.resolveBearer({ token: 'good', workspaceId: '' }, { caller: CALLER });
     expect(ok.caller?.workspaceId).toBe('ws_1');
-    expect(seen[0]).toEqual(caller);
+    expect(seen[0]).toEqual(CALLER);
 
     const failure = await client.rpc.resolveBearer({ token: 'bad', workspaceId: '' }).catch((e) => e);
     expect(failure).toBeInstanceOf(RdeError);

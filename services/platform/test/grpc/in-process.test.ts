@@ -2,15 +2,7 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import pino from 'pino';
 import { auth, protoFileOf } from '@rde/proto';
 import { createClient, errors, GrpcServer, type Caller, type Handlers } from '../../src';
-
-const caller: Caller = {
-  workspaceId: 'ws_9',
-  userId: 'u_9',
-  role: 'member',
-  keyId: 'k9',
-  sessionId: 's',
-  requestId: 'r',
-};
+import { CALLER } from './caller';
 
 /** An auth server whose handler records what reached it: the caller and the transport's user-agent header. */
 async function startServer(inProcess: boolean) {
@@ -50,17 +42,19 @@ async function startServer(inProcess: boolean) {
 describe('in-process calls (all-in-one)', () => {
   test('a server of this process answers without HTTP/2, with the same caller, error table and deadline', async () => {
     const { server, client, seen } = await startServer(true);
-    const answer = await client.rpc.resolveBearer({ token: 'good', workspaceId: '' }, { caller });
-    expect(answer.caller).toEqual({ ...caller, keyId: 'good' });
-    expect(seen[0]).toEqual({ caller, userAgent: [] });
+    const answer = await client.rpc.resolveBearer({ token: 'good', workspaceId: '' }, { caller: CALLER });
+    expect(answer.caller).toEqual({ ...CALLER, keyId: 'good' });
+    expect(seen[0]).toEqual({ caller: CALLER, userAgent: [] });
 
-    const refused = await client.rpc.resolveBearer({ token: 'bad', workspaceId: '' }, { caller }).catch((e) => e);
+    const refused = await client.rpc
+      .resolveBearer({ token: 'bad', workspaceId: '' }, { caller: CALLER })
+      .catch((e) => e);
     expect(refused).toMatchObject({
       code: GrpcStatus.UNAUTHENTICATED,
       httpStatus: 401,
       body: { detail: 'Invalid or missing API key' },
     });
-    const late = await client.rpc.resolveBearer({ token: 'slow', workspaceId: '' }, { caller }).catch((e) => e);
+    const late = await client.rpc.resolveBearer({ token: 'slow', workspaceId: '' }, { caller: CALLER }).catch((e) => e);
     expect(late).toMatchObject({ code: GrpcStatus.DEADLINE_EXCEEDED, httpStatus: 504 });
     client.close();
     await server.stop();
@@ -68,8 +62,8 @@ describe('in-process calls (all-in-one)', () => {
 
   test('a server that does not take in-process calls is reached over HTTP/2', async () => {
     const { server, client, seen } = await startServer(false);
-    await client.rpc.resolveBearer({ token: 'good', workspaceId: '' }, { caller });
-    expect(seen[0].caller).toEqual(caller);
+    await client.rpc.resolveBearer({ token: 'good', workspaceId: '' }, { caller: CALLER });
+    expect(seen[0].caller).toEqual(CALLER);
     expect(String(seen[0].userAgent[0])).toMatch(/grpc-node-js/);
     client.close();
     await server.stop();
@@ -78,7 +72,9 @@ describe('in-process calls (all-in-one)', () => {
   test('once the server stops, its in-process callers are told UNAVAILABLE as network callers are', async () => {
     const { server, client } = await startServer(true);
     await server.stop();
-    const failure = await client.rpc.resolveBearer({ token: 'good', workspaceId: '' }, { caller }).catch((e) => e);
+    const failure = await client.rpc
+      .resolveBearer({ token: 'good', workspaceId: '' }, { caller: CALLER })
+      .catch((e) => e);
     expect(failure).toMatchObject({ code: GrpcStatus.UNAVAILABLE, httpStatus: 503 });
     client.close();
   });

@@ -1,14 +1,8 @@
 /** A vendor described as plain data: what catalog reads to offer it as a tool. */
 
-export type VendorKind =
-  | 'people_database'
-  | 'web_people_search'
-  | 'linkedin_profile_search'
-  | 'work_email_finder'
-  | 'personal_email_finder'
-  | 'email_validator'
-  | 'phone_finder'
-  | 'profile_enricher';
+import type { VendorKind } from '@rde/platform';
+
+export type { VendorKind };
 
 /** Canonical search filter keys (the spec's people_search query keys, tenure and firmographics grouped). */
 export type SearchFilter =

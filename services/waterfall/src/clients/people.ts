@@ -1,5 +1,5 @@
 import type { catalog } from '@rde/proto';
-import type { PersonRecord } from '../domain/search/people';
+import type { PersonRecord } from '@rde/platform';
 
 /**
  * The people of a catalog answer (InvokeProvider `people`, decision 0076). A catalog of the previous

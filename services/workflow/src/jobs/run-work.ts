@@ -1,4 +1,4 @@
-import { WorkSlots, type Clock, type Logger } from '@rde/platform';
+import { PeriodicPass, WorkSlots, type Clock, type Logger } from '@rde/platform';
 import type { WorkRun } from '../app/work-run';
 import type { RunQueue } from '../events/run-queue';
 import type { WorkflowRunsRepository } from '../store/runs';
@@ -21,47 +21,40 @@ export interface RunWorkOptions {
  * steps end.
  */
 export class RunWork {
-  private timer?: NodeJS.Timeout;
-  private stopped = false;
   private readonly slots: WorkSlots;
+  private readonly sweeps: PeriodicPass;
 
   constructor(
     private readonly queue: RunQueue,
     private readonly worker: WorkRun,
     private readonly runs: WorkflowRunsRepository,
     private readonly clock: Clock,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly options: RunWorkOptions,
   ) {
     this.slots = new WorkSlots(options.slots, (error, runId) =>
       logger.error({ err: error, runId }, 'workflow run failed; a sweep takes it again'),
     );
+    this.sweeps = new PeriodicPass(
+      options.sweepMs,
+      () => this.sweep(),
+      (error) => logger.warn({ err: error }, 'workflow run sweep failed'),
+    );
   }
 
   async start(): Promise<void> {
-    this.schedule();
+    this.sweeps.start();
     void this.queue.start((runId) => this.take(runId));
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
+    this.sweeps.stop();
     await this.queue.stop();
   }
 
   /** Waits for a free slot, then works the run in the background. */
   private async take(runId: string): Promise<void> {
     await this.slots.take(runId, () => this.worker.work(runId));
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      void this.sweep()
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'workflow run sweep failed'))
-        .finally(() => this.schedule());
-    }, this.options.sweepMs);
-    this.timer.unref();
   }
 
   private async sweep(): Promise<void> {

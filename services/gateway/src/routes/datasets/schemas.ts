@@ -1,7 +1,7 @@
 /** JSON schemas of the dataset routes: they validate requests (422 on failure) and feed /openapi.json. */
 
 import { publicSchemas } from '@rde/proto';
-import { jsonObject, pageOffset, pageSchema, pathParam, sessionId } from '../../contract';
+import { jsonObject, pageOffset, pageSchema, pathParamsSchema, sessionId } from '../../contract';
 
 /** A POST stays under gRPC's default 4 MiB message once its rows are re-encoded for the dataset service. */
 export const CREATE_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -43,11 +43,7 @@ export const {
   datasetRowsQuery: rowsQuery,
 } = publicSchemas;
 
-export const datasetParams = {
-  type: 'object',
-  properties: { ds_id: pathParam({ description: '`ds_` id' }) },
-  required: ['ds_id'],
-} as const;
+export const datasetParams = pathParamsSchema('ds_id', { description: '`ds_` id' });
 
 const offset = pageOffset;
 

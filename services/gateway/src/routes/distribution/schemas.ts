@@ -1,14 +1,10 @@
 import { publicSchemas } from '@rde/proto';
-import { errorResponses, pathParam } from '../../contract';
+import { errorResponses, pathParam, pathParamsSchema } from '../../contract';
 
 /** Errors of routes that fetch from an upstream (the release store, the package registry). */
 export const upstreamErrors = errorResponses(502, 503, 504);
 
-export const artifactParams = {
-  type: 'object',
-  properties: { cli_artifact: pathParam({ examples: ['rde'] }) },
-  required: ['cli_artifact'],
-} as const;
+export const artifactParams = pathParamsSchema('cli_artifact', { examples: ['rde'] });
 
 export const versionedArtifactParams = {
   type: 'object',
@@ -122,11 +118,10 @@ export const recipesSchema = {
   required: ['recipes'],
 } as const;
 
-export const referenceParams = {
-  type: 'object',
-  properties: { name: pathParam({ examples: ['titles'], description: '`titles` or `occupations`' }) },
-  required: ['name'],
-} as const;
+export const referenceParams = pathParamsSchema('name', {
+  examples: ['titles'],
+  description: '`titles` or `occupations`',
+});
 
 export const referenceResponse = {
   description: 'the table as markdown, its source stated above it',
@@ -135,11 +130,7 @@ export const referenceResponse = {
 
 export const notModified = { description: 'the copy named by If-None-Match is current', type: 'null' } as const;
 
-export const brandParams = {
-  type: 'object',
-  properties: { name: pathParam({ examples: ['logo.svg'] }) },
-  required: ['name'],
-} as const;
+export const brandParams = pathParamsSchema('name', { examples: ['logo.svg'] });
 
 export const brandResponse = {
   description: 'the asset',

@@ -1,5 +1,5 @@
 import { publicSchemas } from '@rde/proto';
-import { errorBody, jsonObject, pathParam } from '../../contract';
+import { errorBody, jsonObject, pathParamsSchema } from '../../contract';
 import { credits } from '../waterfall-meta';
 
 /**
@@ -17,11 +17,7 @@ export { CREATE_BODY_LIMIT_BYTES as RUN_BODY_LIMIT_BYTES } from '../datasets/sch
 /** `POST /enrich/run`: the public contract's body (the workflow step `enrich.run` takes the same). */
 export const { enrichRunBody: runBody } = publicSchemas;
 
-export const runParams = {
-  type: 'object',
-  properties: { run_id: pathParam({ examples: ['enr_0123456789abcdef01234567'] }) },
-  required: ['run_id'],
-} as const;
+export const runParams = pathParamsSchema('run_id', { examples: ['enr_0123456789abcdef01234567'] });
 
 const progress = {
   type: 'object',

@@ -1,5 +1,5 @@
 import { publicSchemas } from '@rde/proto';
-import { jsonObject, pathParam } from '../../contract';
+import { jsonObject, pathParamsSchema } from '../../contract';
 import { credits, runMeteringProperties, warnings } from '../waterfall-meta';
 
 /**
@@ -48,11 +48,7 @@ export const enrichResult = {
   additionalProperties: true,
 } as const;
 
-export const resumeParams = {
-  type: 'object',
-  properties: { provider: pathParam({ examples: ['ringdirect'] }) },
-  required: ['provider'],
-} as const;
+export const resumeParams = pathParamsSchema('provider', { examples: ['ringdirect'] });
 
 /** The enrich job record (spec "Enrich job"). */
 export const jobRecord = {

@@ -1,6 +1,6 @@
 /** JSON schemas of the key routes: they validate requests (422 on failure) and feed /openapi.json. */
 
-import { errorResponses, pathParam } from '../../contract';
+import { errorResponses, pathParamsSchema } from '../../contract';
 
 /** Only the owner may revoke another member's key; the shared statuses come from the contract. */
 export const keyErrors = errorResponses(403);
@@ -62,11 +62,7 @@ export const keyList = {
   required: ['keys'],
 } as const;
 
-export const keyParams = {
-  type: 'object',
-  properties: { key_id: pathParam({ description: keyId.description }) },
-  required: ['key_id'],
-} as const;
+export const keyParams = pathParamsSchema('key_id', { description: keyId.description });
 
 export const revokedKey = {
   type: 'object',

@@ -4,7 +4,7 @@ import type { GatewayDependencies } from '../../dependencies';
 import { errorResponses } from '../../contract';
 import { contextOf, parametersOf, recognized, type AuthorizationQuery } from './authorization-request';
 import { CONSENT_PAGE } from './consent';
-import { acceptFormBodies } from './oauth-forms';
+import { acceptFormBodies, FORM_CONTENT_TYPE } from './oauth-forms';
 import { authorizationQuery, consentForm, oauthErrorBody, redirect } from './oauth-schemas';
 
 export const AUTHORIZE_PATH = '/api/v2/mcp/oauth/authorize';
@@ -61,7 +61,7 @@ export async function authorizeRoutes(app: FastifyInstance, deps: GatewayDepende
       {
         config: open,
         schema: {
-          consumes: ['application/x-www-form-urlencoded'],
+          consumes: [FORM_CONTENT_TYPE],
           body: consentForm,
           response: {
             303: redirect('back to the client with `code` (or `error`), `state` and `iss`'),

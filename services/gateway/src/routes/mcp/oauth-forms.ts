@@ -4,6 +4,9 @@ import { refuseOtherBodies } from '../../body';
 
 export type Form = Record<string, string | undefined>;
 
+/** What OAuth's request bodies are (RFC 6749 §4.1.3, RFC 7009 §2.1). */
+export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+
 /**
  * Only the parameters a schema declares (RFC 6749 §3.1: others are ignored), by their wire names,
  * so the contract's JSON reader sees nothing else.
@@ -19,22 +22,18 @@ export function declared(form: Form, schema: { properties: Record<string, unknow
  */
 export function acceptFormBodies(scope: FastifyInstance): void {
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string' },
-    (_request: FastifyRequest, text, done) => {
-      const form: Form = Object.create(null);
-      for (const [name, value] of new URLSearchParams(text as string)) {
-        if (name in form)
-          return done(
-            errors.badRequest({ detail: `${name} is sent more than once`, error: 'invalid_request' }),
-            undefined,
-          );
-        form[name] = value;
-      }
-      done(null, form);
-    },
-  );
+  scope.addContentTypeParser(FORM_CONTENT_TYPE, { parseAs: 'string' }, (_request: FastifyRequest, text, done) => {
+    const form: Form = Object.create(null);
+    for (const [name, value] of new URLSearchParams(text as string)) {
+      if (name in form)
+        return done(
+          errors.badRequest({ detail: `${name} is sent more than once`, error: 'invalid_request' }),
+          undefined,
+        );
+      form[name] = value;
+    }
+    done(null, form);
+  });
   refuseOtherBodies(scope, oauthRefusal('invalid_request', 'The body must be application/x-www-form-urlencoded'));
 }
 

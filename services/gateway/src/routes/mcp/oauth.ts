@@ -5,7 +5,7 @@ import { refuseOtherBodies } from '../../body';
 import type { GatewayDependencies } from '../../dependencies';
 import { AUTHORIZE_PATH, authorizeRoutes } from './authorize';
 import { consentRoutes } from './consent';
-import { acceptFormBodies, declared, oauthRefusal, type Form } from './oauth-forms';
+import { acceptFormBodies, declared, FORM_CONTENT_TYPE, oauthRefusal, type Form } from './oauth-forms';
 import { issuerOf, MCP_PATH, PROTECTED_RESOURCE_PATH, resourceOf, SCOPES } from './index';
 import {
   authorizationServerMetadata,
@@ -109,15 +109,12 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
 
     scope.post<{ Body: Form }>(
       `${OAUTH_PATH}/token`,
-      {
-        config: open,
-        attachValidation: true,
-        schema: {
-          consumes: ['application/x-www-form-urlencoded'],
-          body: tokenForm,
-          response: { 200: tokenResponse, 400: oauthErrorBody, 401: clientAuthenticationRefused, 429: rateLimitedBody },
-        },
-      },
+      formEndpoint(tokenForm, {
+        200: tokenResponse,
+        400: oauthErrorBody,
+        401: clientAuthenticationRefused,
+        429: rateLimitedBody,
+      }),
       async (request, reply) => {
         if (request.headers.authorization !== undefined) return refuseClientAuthentication(request, reply, deps);
         refuseMalformed(request, 'invalid_request');
@@ -133,15 +130,7 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
 
     scope.post<{ Body: Form }>(
       `${OAUTH_PATH}/revoke`,
-      {
-        config: open,
-        attachValidation: true,
-        schema: {
-          consumes: ['application/x-www-form-urlencoded'],
-          body: revocationForm,
-          response: { 200: emptyBody, 400: oauthErrorBody },
-        },
-      },
+      formEndpoint(revocationForm, { 200: emptyBody, 400: oauthErrorBody }),
       async (request, reply) => {
         refuseMalformed(request, 'invalid_request');
         await oauth.revokeToken(mcpOAuth.RevokeTokenRequest.fromJSON(declared(request.body, revocationForm)));
@@ -149,6 +138,14 @@ export async function mcpOAuthRoutes(app: FastifyInstance, deps: GatewayDependen
       },
     );
   });
+}
+
+/**
+ * A public endpoint taking a form (token, revocation): its validation failures reach the handler,
+ * which answers them in OAuth's error shape.
+ */
+function formEndpoint<Body, Responses>(body: Body, response: Responses) {
+  return { config: open, attachValidation: true, schema: { consumes: [FORM_CONTENT_TYPE], body, response } };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 
 import { publicSchemas } from '@rde/proto';
-import { jsonObject, pathParam } from '../../contract';
+import { jsonObject, pathParamsSchema } from '../../contract';
 import { credits, runMeteringProperties, warnings } from '../waterfall-meta';
 
 const anyObject = jsonObject();
@@ -14,11 +14,7 @@ const anyObject = jsonObject();
 export const { searchBody } = publicSchemas;
 export const toolBody = publicSchemas.searchToolBody;
 
-export const capabilityParams = {
-  type: 'object',
-  properties: { capability: pathParam({ enum: ['people_search'] }) },
-  required: ['capability'],
-} as const;
+export const capabilityParams = pathParamsSchema('capability', { enum: ['people_search'] });
 
 const step = {
   type: 'object',

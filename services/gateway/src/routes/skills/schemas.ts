@@ -1,5 +1,5 @@
 /** JSON schemas of the skills routes: RDE's own skills (public) and a workspace's custom skills. */
-import { pathParam } from '../../contract';
+import { pathParam, pathParamsSchema } from '../../contract';
 
 export const SETUP_SKILL = 'rde';
 export const SKILL_ENTRYPOINT = 'SKILL.md';
@@ -69,7 +69,7 @@ export const fileParams = {
   required: ['name'],
 } as const;
 
-export const archiveParams = { type: 'object', properties: { name: pathParam() }, required: ['name'] } as const;
+export const archiveParams = pathParamsSchema('name');
 
 const versionNumber = { type: ['integer', 'null'] } as const;
 const iso = { type: 'string', format: 'date-time' } as const;
@@ -160,7 +160,7 @@ export const reviewBody = {
   additionalProperties: false,
 } as const;
 
-export const skillParams = { type: 'object', properties: { skill_id: pathParam() }, required: ['skill_id'] } as const;
+export const skillParams = pathParamsSchema('skill_id');
 
 export const versionParams = {
   type: 'object',

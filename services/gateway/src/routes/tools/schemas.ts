@@ -1,7 +1,7 @@
 /** JSON schemas of the tools routes: they validate requests (422 on failure) and feed /openapi.json. */
 
 import { publicSchemas } from '@rde/proto';
-import { pathParam } from '../../contract';
+import { pathParam, pathParamsSchema } from '../../contract';
 
 const anyObject = { type: 'object', additionalProperties: true } as const;
 
@@ -118,11 +118,7 @@ export const listQuery = {
   additionalProperties: false,
 } as const;
 
-export const toolParams = {
-  type: 'object',
-  properties: { tool: pathParam({ examples: ['pplgraph', 'pplgraph_search'] }) },
-  required: ['tool'],
-} as const;
+export const toolParams = pathParamsSchema('tool', { examples: ['pplgraph', 'pplgraph_search'] });
 
 /** The call route's path and body are the shared public contract (decision 0037): the MCP call tool's too. */
 export const { methodParams, callBody } = publicSchemas;

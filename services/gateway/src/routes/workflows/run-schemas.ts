@@ -1,7 +1,7 @@
 /** JSON schemas of the workflow run and webhook routes (decisions 0074, 0075): requests and /openapi.json. */
 
 import { publicSchemas } from '@rde/proto';
-import { pageOffset, pageSchema, pathParam } from '../../contract';
+import { pageOffset, pageSchema, pathParam, pathParamsSchema } from '../../contract';
 import { workflowParams } from './schemas';
 
 /** `POST /workflows/call` (decision 0074), shared with the MCP tool `call_workflow`. */
@@ -13,11 +13,9 @@ export const runParams = {
   required: ['workflow_id', 'run_id'],
 } as const;
 
-export const webhookParams = {
-  type: 'object',
-  properties: { webhook_id: pathParam({ description: 'the id shown once when the workflow became a webhook one' }) },
-  required: ['webhook_id'],
-} as const;
+export const webhookParams = pathParamsSchema('webhook_id', {
+  description: 'the id shown once when the workflow became a webhook one',
+});
 
 const pageQuery = (fallback: number) =>
   ({

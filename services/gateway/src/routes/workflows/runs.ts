@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { CallOptions } from '@rde/platform';
 import { publicRoutes } from '@rde/proto';
 import { errorResponses } from '../../contract';
 import type { GatewayDependencies } from '../../dependencies';
@@ -22,6 +23,19 @@ interface RunParams {
 
 const bytes = (value: unknown) => Buffer.from(JSON.stringify(value));
 const runOf = (answer: { runJson: Uint8Array }) => JSON.parse(Buffer.from(answer.runJson).toString('utf8')) as object;
+
+type RunRpc = (
+  request: { workflowId: string; runId: string },
+  options: CallOptions,
+) => Promise<{ runJson: Uint8Array }>;
+
+/** The handler of a route on the run its path names: `rpc` (a read or a cancel) answers the run. */
+function runAnswer(rpc: RunRpc) {
+  return async (request: FastifyRequest<{ Params: RunParams }>) => {
+    const { workflow_id: workflowId, run_id: runId } = request.params;
+    return runOf(await rpc({ workflowId, runId }, { caller: request.caller }));
+  };
+}
 
 /** Workflow runs (decision 0074): call, read, list, cancel; and the webhook id's rotation (decision 0075). */
 export async function workflowRunRoutes(app: FastifyInstance, deps: GatewayDependencies): Promise<void> {
@@ -61,22 +75,16 @@ export async function workflowRunRoutes(app: FastifyInstance, deps: GatewayDepen
     );
   }
 
-  app.get<{ Params: RunParams }>(
+  const oneRun = { schema: { params: runParams, response: { 200: runSchema } } };
+  app.get(
     routerPath(ROUTES.workflowRun),
-    { schema: { params: runParams, response: { 200: runSchema } } },
-    async (request) => {
-      const { workflow_id: workflowId, run_id: runId } = request.params;
-      return runOf(await workflows.getWorkflowRun({ workflowId, runId }, { caller: request.caller }));
-    },
+    oneRun,
+    runAnswer((run, options) => workflows.getWorkflowRun(run, options)),
   );
-
-  app.post<{ Params: RunParams }>(
+  app.post(
     routerPath(ROUTES.workflowRunCancel),
-    { schema: { params: runParams, response: { 200: runSchema } } },
-    async (request) => {
-      const { workflow_id: workflowId, run_id: runId } = request.params;
-      return runOf(await workflows.cancelWorkflowRun({ workflowId, runId }, { caller: request.caller }));
-    },
+    oneRun,
+    runAnswer((run, options) => workflows.cancelWorkflowRun(run, options)),
   );
 
   app.post<{ Params: { workflow_id: string } }>(

@@ -1,7 +1,7 @@
 /** JSON schemas of the workflow definition routes: they validate requests (422 on failure) and feed /openapi.json. */
 
 import { publicSchemas } from '@rde/proto';
-import { INT32_MAX, jsonObject, pageOffset, pageSchema, pathParam, validationIssue } from '../../contract';
+import { INT32_MAX, jsonObject, pageOffset, pageSchema, validationIssue, pathParamsSchema } from '../../contract';
 
 /** Lint answers any JSON object with its problems, so its body is only an object: the checks are the answer. */
 export const lintBody = {
@@ -13,11 +13,7 @@ export const lintBody = {
 /** Apply takes a full definition; the fixed schema first, then lint's semantic rules (422 with paths). */
 export const applyBody = publicSchemas.workflowDefinitionSchema;
 
-export const workflowParams = {
-  type: 'object',
-  properties: { workflow_id: pathParam({ description: '`wf_` id' }) },
-  required: ['workflow_id'],
-} as const;
+export const workflowParams = pathParamsSchema('workflow_id', { description: '`wf_` id' });
 
 export const versionQuery = {
   type: 'object',

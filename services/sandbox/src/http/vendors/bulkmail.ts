@@ -3,7 +3,7 @@ import { hashString, Rng } from '../../domain/hash';
 import { workEmailOf } from '../../domain/contact-details';
 import { registerJobEndpoints } from '../job-endpoints';
 import { object, text } from '../schema';
-import type { VendorDefinition } from '../vendor-kit';
+import { defineVendor } from '../define-vendor';
 
 /**
  * BulkMail: a work-email finder that only takes batches of up to 100 contacts, each carrying a
@@ -51,13 +51,8 @@ const submitSchema = {
   ),
 };
 
-export const bulkmail: VendorDefinition = {
+export const bulkmail = defineVendor('bulkmail', {
   descriptor: {
-    id: 'bulkmail',
-    name: 'BulkMail',
-    kind: 'work_email_finder',
-    prefix: '/bulkmail',
-    auth: { header: 'Api-Key', key: 'sbx-bulkmail-3c58f1' },
     endpoints: [
       { name: 'submit', method: 'POST', path: '/v1/batches', purpose: 'submit up to 100 contacts; 201 with batch_id' },
       {
@@ -83,7 +78,6 @@ export const bulkmail: VendorDefinition = {
   knobDefaults: {
     latency: { median: 150, p95: 500 },
     jobDuration: { median: 3000, p95: 8000 },
-    rateLimit: { per_second: 2, burst: 5 },
   },
   errorBody: (status, message) => ({ error: { status, message } }),
   routes(routes, vendor) {
@@ -123,7 +117,7 @@ export const bulkmail: VendorDefinition = {
       }),
     });
   },
-};
+});
 
 /** A deterministic shuffle that never leaves two or more results in submission order. */
 function shuffled<T extends { ref: string }>(items: T[]): T[] {

@@ -1,24 +1,19 @@
 import { contactOf } from '../../domain/contact-details';
 import { object, text } from '../schema';
-import type { VendorDefinition } from '../vendor-kit';
+import { defineVendor } from '../define-vendor';
 
 /** DialBook: a synchronous mobile-phone finder by LinkedIn URL. Billed per hit. */
 
 const findSchema = { querystring: object({ linkedin_url: text }, ['linkedin_url']) };
 
-export const dialbook: VendorDefinition = {
+export const dialbook = defineVendor('dialbook', {
   descriptor: {
-    id: 'dialbook',
-    name: 'DialBook',
-    kind: 'phone_finder',
-    prefix: '/dialbook',
-    auth: { header: 'X-Dialbook-Key', key: 'sbx-dialbook-77c3aa' },
     endpoints: [{ name: 'find', method: 'GET', path: '/v1/phone', purpose: 'mobile phone of a LinkedIn profile' }],
     cost: { per: 'hit', credits: 3, note: 'each lookup that returns a number' },
     hitRate: 0.4,
     capabilities: { lookupBy: [['linkedin_url']] },
   },
-  knobDefaults: { latency: { median: 350, p95: 1200 }, rateLimit: { per_second: 5, burst: 10 } },
+  knobDefaults: { latency: { median: 350, p95: 1200 } },
   errorBody: (status, message) => ({ phones: [], error: { status, message } }),
   routes(routes, vendor) {
     routes.on<{ Querystring: { linkedin_url: string } }>('find', findSchema, async (request) => {
@@ -31,4 +26,4 @@ export const dialbook: VendorDefinition = {
       };
     });
   },
-};
+});

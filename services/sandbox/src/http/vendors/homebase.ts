@@ -1,7 +1,7 @@
 import { findContact } from '../../domain/contacts';
 import { contactOf, previousWorkEmailOf } from '../../domain/contact-details';
 import { object, text } from '../schema';
-import type { VendorDefinition } from '../vendor-kit';
+import { defineVendor } from '../define-vendor';
 
 /**
  * HomeBase: a personal-email finder by LinkedIn URL or by full name and company. For people who
@@ -22,13 +22,8 @@ const lookupSchema = {
   },
 };
 
-export const homebase: VendorDefinition = {
+export const homebase = defineVendor('homebase', {
   descriptor: {
-    id: 'homebase',
-    name: 'HomeBase',
-    kind: 'personal_email_finder',
-    prefix: '/homebase',
-    auth: { header: 'Authorization', scheme: 'Bearer', key: 'sbx-homebase-6d13f7' },
     endpoints: [{ name: 'lookup', method: 'GET', path: '/lookup', purpose: 'the personal email of a person' }],
     cost: { per: 'hit', credits: 1, note: 'each lookup with match: true' },
     hitRate: 0.45,
@@ -37,7 +32,7 @@ export const homebase: VendorDefinition = {
       quirks: ['returns the previous employer’s work address for people who recently changed employer'],
     },
   },
-  knobDefaults: { latency: { median: 300, p95: 900 }, rateLimit: { per_second: 8, burst: 16 } },
+  knobDefaults: { latency: { median: 300, p95: 900 } },
   errorBody: (status, message) => ({ match: false, error: message, status }),
   routes(routes, vendor) {
     routes.on<{ Querystring: LookupQuery }>('lookup', lookupSchema, async (request) => {
@@ -48,4 +43,4 @@ export const homebase: VendorDefinition = {
       return { match: true, email, email_type: 'personal', charged: true };
     });
   },
-};
+});

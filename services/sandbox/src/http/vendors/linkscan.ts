@@ -4,7 +4,7 @@ import type { Person } from '../../domain/people';
 import { searchPeople } from '../../domain/search';
 import type { Universe } from '../../domain/universe';
 import { object, text } from '../schema';
-import type { VendorDefinition } from '../vendor-kit';
+import { defineVendor } from '../define-vendor';
 
 /**
  * LinkScan: a LinkedIn profile search. Rows are a title line, a link and a snippet, nothing
@@ -37,13 +37,8 @@ const searchSchema = {
   },
 };
 
-export const linkscan: VendorDefinition = {
+export const linkscan = defineVendor('linkscan', {
   descriptor: {
-    id: 'linkscan',
-    name: 'LinkScan',
-    kind: 'linkedin_profile_search',
-    prefix: '/linkscan',
-    auth: { header: 'Authorization', scheme: 'Token', key: 'sbx-linkscan-0e6f42' },
     endpoints: [
       {
         name: 'search',
@@ -63,7 +58,7 @@ export const linkscan: VendorDefinition = {
       quirks: ['rows are unstructured text', 'people who recently moved still show their previous employer'],
     },
   },
-  knobDefaults: { latency: { median: 700, p95: 2000 }, rateLimit: { per_second: 3, burst: 6 } },
+  knobDefaults: { latency: { median: 700, p95: 2000 } },
   errorBody: (status, message) => ({ status, message }),
   routes(routes, vendor) {
     routes.on<{ Querystring: SearchQuery }>('search', searchSchema, async (request, reply) => {
@@ -90,7 +85,7 @@ export const linkscan: VendorDefinition = {
       return { results: rows.slice(start, start + count), total: current.total + stale.length, start, count };
     });
   },
-};
+});
 
 /** Staff who joined a company recently from one of `companies`: the stale index still files them there. */
 function formerStaffStillListed(universe: Universe, companies: readonly number[]): number[] {

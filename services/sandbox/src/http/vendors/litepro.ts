@@ -1,6 +1,6 @@
 import type { Person } from '../../domain/people';
 import { object, text } from '../schema';
-import type { VendorDefinition } from '../vendor-kit';
+import { defineVendor } from '../define-vendor';
 
 /**
  * LitePro: a cheap profile enricher by LinkedIn URL. For a large share of people it returns the
@@ -12,13 +12,8 @@ const UNDATED_RATE = 0.4;
 
 const enrichSchema = { body: object({ linkedin_url: text }, ['linkedin_url']) };
 
-export const litepro: VendorDefinition = {
+export const litepro = defineVendor('litepro', {
   descriptor: {
-    id: 'litepro',
-    name: 'LitePro',
-    kind: 'profile_enricher',
-    prefix: '/litepro',
-    auth: { header: 'X-LitePro-Key', key: 'sbx-litepro-9c0e5b' },
     endpoints: [{ name: 'enrich', method: 'POST', path: '/v1/enrich', purpose: 'the profile behind a LinkedIn URL' }],
     cost: { per: 'hit', credits: 1, note: 'each non-null profile, dated or not' },
     hitRate: 0.65,
@@ -30,7 +25,7 @@ export const litepro: VendorDefinition = {
       ],
     },
   },
-  knobDefaults: { latency: { median: 250, p95: 800 }, rateLimit: { per_second: 10, burst: 20 } },
+  knobDefaults: { latency: { median: 250, p95: 800 } },
   errorBody: (status, message) => ({ profile: null, error: message, status }),
   routes(routes, vendor) {
     routes.on<{ Body: { linkedin_url: string } }>('enrich', enrichSchema, async (request) => {
@@ -42,7 +37,7 @@ export const litepro: VendorDefinition = {
       };
     });
   },
-};
+});
 
 function profile(person: Person, dated: boolean) {
   return {

@@ -1,7 +1,7 @@
 import { findContact } from '../../domain/contacts';
 import { workEmailOf } from '../../domain/contact-details';
 import { object, text } from '../schema';
-import type { VendorDefinition } from '../vendor-kit';
+import { defineVendor } from '../define-vendor';
 
 /** MailFinder: a synchronous work-email finder by name at a company (domain or name). Billed per hit. */
 
@@ -19,13 +19,8 @@ const findSchema = {
   },
 };
 
-export const mailfinder: VendorDefinition = {
+export const mailfinder = defineVendor('mailfinder', {
   descriptor: {
-    id: 'mailfinder',
-    name: 'MailFinder',
-    kind: 'work_email_finder',
-    prefix: '/mailfinder',
-    auth: { header: 'X-Mailfinder-Key', key: 'sbx-mailfinder-a7710c' },
     endpoints: [{ name: 'find', method: 'GET', path: '/v1/email', purpose: 'work email of a person at a company' }],
     cost: { per: 'hit', credits: 1, note: 'each lookup that returns an email; a miss is free' },
     hitRate: 0.55,
@@ -37,7 +32,7 @@ export const mailfinder: VendorDefinition = {
       quirks: ['a company name is resolved to its domain, brand domains included ("Acme Labs" gives @acmelabs.com)'],
     },
   },
-  knobDefaults: { latency: { median: 200, p95: 700 }, rateLimit: { per_second: 15, burst: 30 } },
+  knobDefaults: { latency: { median: 200, p95: 700 } },
   errorBody: (status, message) => ({
     errors: [
       {
@@ -71,4 +66,4 @@ export const mailfinder: VendorDefinition = {
       };
     });
   },
-};
+});

@@ -1,6 +1,6 @@
 import { contactOf } from '../../domain/contact-details';
 import { object, text } from '../schema';
-import type { VendorDefinition } from '../vendor-kit';
+import { defineVendor } from '../define-vendor';
 
 /**
  * Persona: a personal-email finder by LinkedIn URL. For some people (everyone at Hooli) the address
@@ -9,13 +9,8 @@ import type { VendorDefinition } from '../vendor-kit';
 
 const lookupSchema = { body: object({ linkedin_url: text }, ['linkedin_url']) };
 
-export const persona: VendorDefinition = {
+export const persona = defineVendor('persona', {
   descriptor: {
-    id: 'persona',
-    name: 'Persona',
-    kind: 'personal_email_finder',
-    prefix: '/persona',
-    auth: { header: 'X-Persona-Token', key: 'sbx-persona-e2a0b9' },
     endpoints: [
       { name: 'lookup', method: 'POST', path: '/v1/person/emails', purpose: 'personal emails of a LinkedIn profile' },
     ],
@@ -26,7 +21,7 @@ export const persona: VendorDefinition = {
       quirks: ['a miss is a 404', 'some "personal" addresses are on the person’s own corporate domain'],
     },
   },
-  knobDefaults: { latency: { median: 250, p95: 800 }, rateLimit: { per_second: 10, burst: 20 } },
+  knobDefaults: { latency: { median: 250, p95: 800 } },
   errorBody: (_status, message) => ({ message }),
   routes(routes, vendor) {
     routes.on<{ Body: { linkedin_url: string } }>('lookup', lookupSchema, async (request, reply) => {
@@ -45,4 +40,4 @@ export const persona: VendorDefinition = {
       };
     });
   },
-};
+});

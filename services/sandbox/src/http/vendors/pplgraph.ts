@@ -5,7 +5,7 @@ import type { Universe } from '../../domain/universe';
 import { SIZE_BANDS } from '../../domain/company-vocabulary';
 import { SENIORITIES, type Seniority } from '../../domain/vocabulary';
 import { object, text, textList } from '../schema';
-import type { VendorDefinition } from '../vendor-kit';
+import { defineVendor } from '../define-vendor';
 
 /** PeopleGraph: a people database billed per returned profile; the richest filters of the two. */
 
@@ -61,13 +61,8 @@ const searchSchema = {
   ),
 };
 
-export const pplgraph: VendorDefinition = {
+export const pplgraph = defineVendor('pplgraph', {
   descriptor: {
-    id: 'pplgraph',
-    name: 'PeopleGraph',
-    kind: 'people_database',
-    prefix: '/pplgraph',
-    auth: { header: 'X-Api-Key', key: 'sbx-pplgraph-5f2c9a' },
     endpoints: [
       {
         name: 'search',
@@ -103,7 +98,7 @@ export const pplgraph: VendorDefinition = {
       ],
     },
   },
-  knobDefaults: { latency: { median: 180, p95: 700 }, rateLimit: { per_second: 10, burst: 20 } },
+  knobDefaults: { latency: { median: 180, p95: 700 } },
   errorBody: (status, message) => ({
     error: {
       type:
@@ -139,7 +134,7 @@ export const pplgraph: VendorDefinition = {
       };
     });
   },
-};
+});
 
 function toPeopleQuery(universe: Universe, query: SearchBody['query']): PeopleQuery {
   return {

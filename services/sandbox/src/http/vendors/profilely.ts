@@ -1,6 +1,6 @@
 import type { Person } from '../../domain/people';
 import { object, text } from '../schema';
-import type { VendorDefinition } from '../vendor-kit';
+import { defineVendor } from '../define-vendor';
 
 /**
  * Profilely: a profile enricher by LinkedIn URL returning dated positions. For a few URLs it
@@ -11,13 +11,8 @@ const MIX_UP_RATE = 0.03;
 
 const profileSchema = { querystring: object({ url: text }, ['url']) };
 
-export const profilely: VendorDefinition = {
+export const profilely = defineVendor('profilely', {
   descriptor: {
-    id: 'profilely',
-    name: 'Profilely',
-    kind: 'profile_enricher',
-    prefix: '/profilely',
-    auth: { header: 'X-Profilely-Key', key: 'sbx-profilely-4a8d12' },
     endpoints: [{ name: 'profile', method: 'GET', path: '/v1/profile', purpose: 'the profile behind a LinkedIn URL' }],
     cost: { per: 'hit', credits: 1, note: 'each profile returned; a 404 miss is free' },
     hitRate: 0.7,
@@ -29,7 +24,7 @@ export const profilely: VendorDefinition = {
       ],
     },
   },
-  knobDefaults: { latency: { median: 400, p95: 1200 }, rateLimit: { per_second: 8, burst: 16 } },
+  knobDefaults: { latency: { median: 400, p95: 1200 } },
   errorBody: (_status, message) => ({ detail: message }),
   routes(routes, vendor) {
     routes.on<{ Querystring: { url: string } }>('profile', profileSchema, async (request, reply) => {
@@ -40,7 +35,7 @@ export const profilely: VendorDefinition = {
       return profile(universe.person(shown));
     });
   },
-};
+});
 
 function monthOf(date: string | null): { year: number; month: number } | null {
   return date === null ? null : { year: Number(date.slice(0, 4)), month: Number(date.slice(5, 7)) };

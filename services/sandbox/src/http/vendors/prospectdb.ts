@@ -3,7 +3,7 @@ import { searchPeople } from '../../domain/search';
 import type { Universe } from '../../domain/universe';
 import { SENIORITIES } from '../../domain/vocabulary';
 import { object, text, textList } from '../schema';
-import type { VendorDefinition } from '../vendor-kit';
+import { defineVendor } from '../define-vendor';
 
 /**
  * ProspectDB: a people database that pages 25 at a time and bills per page. It cannot express
@@ -50,13 +50,8 @@ const searchSchema = {
 
 const geoSchema = { querystring: object({ q: { type: 'string', maxLength: 100 } }) };
 
-export const prospectdb: VendorDefinition = {
+export const prospectdb = defineVendor('prospectdb', {
   descriptor: {
-    id: 'prospectdb',
-    name: 'ProspectDB',
-    kind: 'people_database',
-    prefix: '/prospectdb',
-    auth: { header: 'Authorization', scheme: 'Bearer', key: 'sbx-prospectdb-81d4e0' },
     endpoints: [
       {
         name: 'search',
@@ -86,7 +81,7 @@ export const prospectdb: VendorDefinition = {
       ],
     },
   },
-  knobDefaults: { latency: { median: 250, p95: 900 }, rateLimit: { per_second: 5, burst: 10 } },
+  knobDefaults: { latency: { median: 250, p95: 900 } },
   errorBody: (status, message) => ({
     errors: [
       {
@@ -140,7 +135,7 @@ export const prospectdb: VendorDefinition = {
       };
     });
   },
-};
+});
 
 function row(universe: Universe, id: number) {
   const person = universe.summary(id);

@@ -1,7 +1,7 @@
 import { previousWorkEmailOf, workEmailOf } from '../../domain/contact-details';
 import { registerJobEndpoints } from '../job-endpoints';
 import { object, text } from '../schema';
-import type { VendorDefinition } from '../vendor-kit';
+import { defineVendor } from '../define-vendor';
 
 /**
  * Reachout: an asynchronous work-email finder by LinkedIn URL. A lookup is a job: submit, then poll
@@ -20,13 +20,8 @@ interface LookupResult {
 
 const submitSchema = { body: object({ linkedin_url: text, callback_url: text }, ['linkedin_url']) };
 
-export const reachout: VendorDefinition = {
+export const reachout = defineVendor('reachout', {
   descriptor: {
-    id: 'reachout',
-    name: 'Reachout',
-    kind: 'work_email_finder',
-    prefix: '/reachout',
-    auth: { header: 'X-Reachout-Token', key: 'sbx-reachout-94b2d8' },
     endpoints: [
       { name: 'submit', method: 'POST', path: '/v2/lookups', purpose: 'start a lookup; 202 with lookup_id' },
       {
@@ -50,7 +45,6 @@ export const reachout: VendorDefinition = {
   knobDefaults: {
     latency: { median: 120, p95: 400 },
     jobDuration: { median: 1500, p95: 4000 },
-    rateLimit: { per_second: 10, burst: 20 },
   },
   errorBody: (status, message) => ({ error: message, code: status }),
   routes(routes, vendor) {
@@ -77,4 +71,4 @@ export const reachout: VendorDefinition = {
       }),
     });
   },
-};
+});

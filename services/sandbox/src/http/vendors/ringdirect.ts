@@ -1,7 +1,7 @@
 import { contactOf } from '../../domain/contact-details';
 import { registerJobEndpoints } from '../job-endpoints';
 import { object, text } from '../schema';
-import type { VendorDefinition } from '../vendor-kit';
+import { defineVendor } from '../define-vendor';
 
 /** RingDirect: an asynchronous mobile-phone finder by LinkedIn URL: submit, then poll or wait for the callback. Billed per hit. */
 
@@ -16,13 +16,8 @@ interface RequestResult {
 
 const submitSchema = { body: object({ profile_url: text, callback_url: text }, ['profile_url']) };
 
-export const ringdirect: VendorDefinition = {
+export const ringdirect = defineVendor('ringdirect', {
   descriptor: {
-    id: 'ringdirect',
-    name: 'RingDirect',
-    kind: 'phone_finder',
-    prefix: '/ringdirect',
-    auth: { header: 'X-Ring-Key', key: 'sbx-ringdirect-2f6b90' },
     endpoints: [
       { name: 'submit', method: 'POST', path: '/v1/requests', purpose: 'start a phone request; 202 with request_id' },
       {
@@ -43,7 +38,6 @@ export const ringdirect: VendorDefinition = {
   knobDefaults: {
     latency: { median: 150, p95: 500 },
     jobDuration: { median: 2500, p95: 7000 },
-    rateLimit: { per_second: 5, burst: 10 },
   },
   errorBody: (status, message) => ({ state: 'error', code: status, message }),
   routes(routes, vendor) {
@@ -63,4 +57,4 @@ export const ringdirect: VendorDefinition = {
       done: (job) => ({ request_id: job.id, state: 'finished', mobile: job.result.mobile }),
     });
   },
-};
+});

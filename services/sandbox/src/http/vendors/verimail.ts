@@ -1,7 +1,7 @@
 import { deliverability } from '../../domain/deliverability';
 import { hashString } from '../../domain/hash';
 import { object, text } from '../schema';
-import type { VendorDefinition } from '../vendor-kit';
+import { defineVendor } from '../define-vendor';
 
 /**
  * VeriMail: an email deliverability validator, billed per address checked whatever the verdict.
@@ -10,13 +10,8 @@ import type { VendorDefinition } from '../vendor-kit';
 
 const verifySchema = { body: object({ email: text }, ['email']) };
 
-export const verimail: VendorDefinition = {
+export const verimail = defineVendor('verimail', {
   descriptor: {
-    id: 'verimail',
-    name: 'VeriMail',
-    kind: 'email_validator',
-    prefix: '/verimail',
-    auth: { header: 'X-Verimail-Auth', key: 'sbx-verimail-1b9e44' },
     endpoints: [{ name: 'verify', method: 'POST', path: '/v3/verify', purpose: 'deliverability of one address' }],
     cost: { per: 'call', credits: 1, note: 'each address checked, whatever the verdict' },
     hitRate: 0.97,
@@ -24,7 +19,7 @@ export const verimail: VendorDefinition = {
       quirks: ['result is deliverable, undeliverable, risky (catch-all domains) or unknown (server not reached)'],
     },
   },
-  knobDefaults: { latency: { median: 120, p95: 400 }, rateLimit: { per_second: 20, burst: 40 } },
+  knobDefaults: { latency: { median: 120, p95: 400 } },
   errorBody: (status, message) => ({ success: false, status, message }),
   routes(routes, vendor) {
     routes.on<{ Body: { email: string } }>('verify', verifySchema, async (request) => {
@@ -43,4 +38,4 @@ export const verimail: VendorDefinition = {
       };
     });
   },
-};
+});

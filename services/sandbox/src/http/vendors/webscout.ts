@@ -4,7 +4,7 @@ import { searchPeople } from '../../domain/search';
 import { normalizeName } from '../../domain/text';
 import type { Seniority } from '../../domain/vocabulary';
 import { object, text } from '../schema';
-import type { VendorDefinition } from '../vendor-kit';
+import { defineVendor } from '../define-vendor';
 
 /**
  * WebScout: a public-web people search anchored on a company, returning structured work history.
@@ -53,13 +53,8 @@ const SENIORITY_WORDS: Record<string, Seniority> = {
   executive: 'cxo',
 };
 
-export const webscout: VendorDefinition = {
+export const webscout = defineVendor('webscout', {
   descriptor: {
-    id: 'webscout',
-    name: 'WebScout',
-    kind: 'web_people_search',
-    prefix: '/webscout',
-    auth: { header: 'X-WebScout-Key', key: 'sbx-webscout-c39b71' },
     endpoints: [
       {
         name: 'search',
@@ -92,7 +87,7 @@ export const webscout: VendorDefinition = {
       ],
     },
   },
-  knobDefaults: { latency: { median: 900, p95: 2500 }, rateLimit: { per_second: 3, burst: 6 } },
+  knobDefaults: { latency: { median: 900, p95: 2500 } },
   errorBody: (status, message) => ({ ok: false, status, reason: message }),
   routes(routes, vendor) {
     routes.on<{ Body: SearchBody }>('search', searchSchema, async (request) => {
@@ -119,7 +114,7 @@ export const webscout: VendorDefinition = {
       };
     });
   },
-};
+});
 
 function webProfile(person: Person) {
   const employer = person.company.profileSpelling ?? person.company.name;

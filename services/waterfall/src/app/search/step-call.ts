@@ -1,10 +1,10 @@
-import { chargeIdOf } from '@rde/platform';
+import { chargeIdOf, type PersonRecord } from '@rde/platform';
 import type { catalog } from '@rde/proto';
 import { failedStep, stopped, type StepRecord } from '../../domain/search/answer';
 import type { SearchStep } from '../../domain/search/capabilities';
 import { verifiesCompany } from '../../domain/search/company-match';
 import { listOf, type FilterKey } from '../../domain/search/filters';
-import { insideLocations, type PersonRecord, type ResultRow } from '../../domain/search/people';
+import { insideLocations, type ResultRow } from '../../domain/search/people';
 import { requestsOf } from '../../domain/search/plan';
 import { companyRequestOf } from '../../domain/search/request';
 import { peopleIn } from '../../clients/people';

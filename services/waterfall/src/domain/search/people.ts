@@ -1,16 +1,5 @@
+import type { PersonRecord } from '@rde/platform';
 import { companyWords } from './company-match';
-
-/** A person as the catalog normalised a vendor row (InvokeProvider `people`). */
-export interface PersonRecord {
-  name: string;
-  title?: string;
-  company?: string;
-  company_domain?: string;
-  linkedin_url?: string;
-  location?: string;
-  seniority?: string;
-  work_history?: { company?: string; title?: string }[];
-}
 
 /** A result row: the person, tagged with the step that found it, and the flags the spec names. */
 export type ResultRow = PersonRecord & {

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { api } from '../../api/client';
 import { answered, useLoaded } from '../../api/call';
 import { when } from '../../api/format';
-import { SignedInLayout } from '../../components/SignedInLayout';
+import { ItemPage } from '../../components/ItemPage';
 import { EnrichRun } from './EnrichRun';
 import { RowsViewer } from './RowsViewer';
 
@@ -12,23 +12,19 @@ export function Dataset({ params: { id } }: { params: { id: string } }) {
     useCallback(() => answered(api.GET('/api/v2/datasets/{ds_id}', { params: { path: { ds_id: id } } })), [id]),
   );
   return (
-    <SignedInLayout
-      title={data ? `Dataset ${data.name}` : 'Dataset'}
-      problem={problem}
-      back={{ href: '/app/datasets', label: 'All datasets' }}
-    >
-      {data && (
+    <ItemPage noun="Dataset" item={data} problem={problem} back={{ href: '/app/datasets', label: 'All datasets' }}>
+      {(dataset) => (
         <>
           <p>
-            {data.row_count} rows, created {when(data.created_at)}; enrichment: {data.enrich_status}.{' '}
+            {dataset.row_count} rows, created {when(dataset.created_at)}; enrichment: {dataset.enrich_status}.{' '}
             <a href={`/api/v2/datasets/${encodeURIComponent(id)}/csv`} download>
               Download CSV
             </a>
           </p>
           <EnrichRun datasetId={id} />
-          <RowsViewer datasetId={id} columns={data.columns} />
+          <RowsViewer datasetId={id} columns={dataset.columns} />
         </>
       )}
-    </SignedInLayout>
+    </ItemPage>
   );
 }

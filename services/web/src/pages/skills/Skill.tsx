@@ -3,7 +3,7 @@ import { api } from '../../api/client';
 import { answered, useAction, useLoaded } from '../../api/call';
 import { when } from '../../api/format';
 import { Section } from '../../components/Section';
-import { SignedInLayout } from '../../components/SignedInLayout';
+import { ItemPage } from '../../components/ItemPage';
 import { Table, type Column } from '../../components/Table';
 
 type SkillVersion = { version?: number; status?: string; created_at?: string; note?: string };
@@ -24,20 +24,16 @@ export function Skill({ params: { id } }: { params: { id: string } }) {
     ),
   );
   return (
-    <SignedInLayout
-      title={data ? `Skill ${data.name}` : 'Skill'}
-      problem={problem}
-      back={{ href: '/app/skills', label: 'All skills' }}
-    >
-      {data && (
+    <ItemPage noun="Skill" item={data} problem={problem} back={{ href: '/app/skills', label: 'All skills' }}>
+      {(skill) => (
         <>
-          <p>{data.description}</p>
-          {data.pending_version && <Approval id={id} version={data.pending_version} onDecided={reload} />}
+          <p>{skill.description}</p>
+          {skill.pending_version && <Approval id={id} version={skill.pending_version} onDecided={reload} />}
           <Section title="Versions">
-            <Table columns={VERSION_COLUMNS} rows={data.versions} rowKey={(version) => String(version.version)} />
+            <Table columns={VERSION_COLUMNS} rows={skill.versions} rowKey={(version) => String(version.version)} />
           </Section>
-          <Section title={`Files of version ${data.version.version}`}>
-            {Object.entries(data.version.files ?? {}).map(([name, text]) => (
+          <Section title={`Files of version ${skill.version.version}`}>
+            {Object.entries(skill.version.files ?? {}).map(([name, text]) => (
               <details key={name}>
                 <summary>{name}</summary>
                 <pre>{text}</pre>
@@ -46,7 +42,7 @@ export function Skill({ params: { id } }: { params: { id: string } }) {
           </Section>
         </>
       )}
-    </SignedInLayout>
+    </ItemPage>
   );
 }
 

@@ -4,7 +4,7 @@ import { answered, useAction, useLoaded } from '../../api/call';
 import { when } from '../../api/format';
 import { Choice } from '../../components/Choice';
 import { Section } from '../../components/Section';
-import { SignedInLayout } from '../../components/SignedInLayout';
+import { ItemPage } from '../../components/ItemPage';
 
 /** One workflow: any of its versions' definitions, and enable or disable. */
 export function Workflow({ params: { id } }: { params: { id: string } }) {
@@ -21,34 +21,30 @@ export function Workflow({ params: { id } }: { params: { id: string } }) {
     ),
   );
   return (
-    <SignedInLayout
-      title={data ? `Workflow ${data.name}` : 'Workflow'}
-      problem={problem}
-      back={{ href: '/app/workflows', label: 'All workflows' }}
-    >
-      {data && (
+    <ItemPage noun="Workflow" item={data} problem={problem} back={{ href: '/app/workflows', label: 'All workflows' }}>
+      {(workflow) => (
         <>
-          <p>{data.description}</p>
-          <Switch id={id} enabled={data.status === 'enabled'} onChanged={reload} />
+          <p>{workflow.description}</p>
+          <Switch id={id} enabled={workflow.status === 'enabled'} onChanged={reload} />
           <Section title="Definition">
             <Choice
               label="Version"
-              value={String(data.version)}
+              value={String(workflow.version)}
               onValue={(value) => setVersion(Number(value))}
-              options={Array.from({ length: data.latest_version }, (_, i) => {
-                const number = data.latest_version - i;
+              options={Array.from({ length: workflow.latest_version }, (_, i) => {
+                const number = workflow.latest_version - i;
                 return {
                   value: String(number),
-                  text: number === data.latest_version ? `${number} (latest)` : `${number}`,
+                  text: number === workflow.latest_version ? `${number} (latest)` : `${number}`,
                 };
               })}
             />
-            <p>Applied {when(data.version_created_at)}.</p>
-            <pre data-testid="definition">{JSON.stringify(data.definition, null, 2)}</pre>
+            <p>Applied {when(workflow.version_created_at)}.</p>
+            <pre data-testid="definition">{JSON.stringify(workflow.definition, null, 2)}</pre>
           </Section>
         </>
       )}
-    </SignedInLayout>
+    </ItemPage>
   );
 }
 
