@@ -10,6 +10,8 @@ describe('what the client kit reads from the contracts', () => {
   test('only RPCs whose contract sets idempotency_level are retried; money-moving calls only with a caller-chosen id', () => {
     expect(idempotentMethodsOf(auth.AuthServiceService).sort()).toEqual(
       [
+        // Setting a role to what it is changes nothing (decision 0087).
+        'changeMemberRole',
         'findWorkspace',
         'getMembership',
         'getWorkspace',
