@@ -46,11 +46,12 @@ export const waterfallModule = grpcModule({
     const stores = await openWaterfallStores(store, clock);
     const clients = createWaterfallClients(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
     const holds = new CreditHolds(clients.billing, config.RDE_WATERFALL_HOLD_TTL_MS);
+    // A dataset run's chunks and jobs before the run itself: its final settlement releases the hold.
     const outboxes = [
       stores.runs.collection,
-      stores.enrichRuns.collection,
       stores.jobs.collection,
       stores.chunks.collection,
+      stores.enrichRuns.collection,
     ];
     const relay = new OutboxRelay({
       collections: outboxes,
@@ -130,6 +131,8 @@ export const waterfallModule = grpcModule({
       owner,
       chunkLeaseMs: config.RDE_ENRICH_RUN_CHUNK_LEASE_MS,
       publishChunk: publishIn(stores.chunks.collection),
+      publishChunksNow: (chunkIds: string[]) =>
+        Promise.all(chunkIds.map((id) => relay.relayDocument(stores.chunks.collection, id))),
       publishRun,
       releaseRunIfDone: (run) => enrichJobs.releaseRunIfDone({ ...run, run_id: run._id }),
       options: {

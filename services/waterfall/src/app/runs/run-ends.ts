@@ -1,5 +1,6 @@
 import { settlementEvent, type Clock, type Logger } from '@rde/platform';
 import { callerOf, settlementPayerOf } from '../../domain/callers';
+import { chunkIdOf } from '../../domain/runs/plan';
 import type { DatasetClient } from '../../clients';
 import type { EnrichJobRepository } from '../../store/enrich-jobs';
 import type { DatasetRunDocument, DatasetRunRepository } from '../../store/dataset-runs';
@@ -15,6 +16,8 @@ export interface RunEndsDependencies {
   readonly logger: Logger;
   /** Publishes a run's outbox now (the relay's poll is the safety net). */
   readonly publishRun: (runId: string) => void;
+  /** Publishes these chunks' outboxes now; rejects when the bus does. */
+  readonly publishChunksNow: (chunkIds: string[]) => Promise<unknown>;
   /** Releases a run's hold when none of its provider jobs is open any more. */
   readonly releaseRunIfDone: (run: DatasetRunDocument) => Promise<void>;
 }
@@ -48,7 +51,7 @@ export class RunEnds {
     const status = run.error !== undefined ? 'failed' : run.cancel_requested ? 'cancelled' : 'completed';
     const event = this.settlement(run, 'final', [], openJobs.length === 0);
     if (!(await this.deps.runs.finish(run._id, { status, openJobs }, event))) return;
-    this.deps.publishRun(run._id);
+    if (await this.chunkSettlementsPublished(run)) this.deps.publishRun(run._id);
     if (openJobs.length > 0) await this.deps.releaseRunIfDone(run);
     await this.deps.dataset
       .updateRows(
@@ -57,6 +60,23 @@ export class RunEnds {
       )
       // The run's end is recorded; a dataset deleted under the run just has no status to show.
       .catch((error: unknown) => this.deps.logger.warn({ err: error, runId: run._id }, 'could not mark the dataset'));
+  }
+
+  /**
+   * The chunks' settlements reach billing before the run's final one, which releases the hold: were
+   * the final one first, `settled` would read true (and the hold's rest be free) while chunk charges
+   * are still on their way. When the bus refuses, both wait for the outbox relay, which publishes
+   * chunks before runs.
+   */
+  private async chunkSettlementsPublished(run: DatasetRunDocument): Promise<boolean> {
+    const chunkIds = Array.from({ length: run.chunk_count }, (_, index) => chunkIdOf(run._id, index));
+    try {
+      await this.deps.publishChunksNow(chunkIds);
+      return true;
+    } catch (error) {
+      this.deps.logger.warn({ err: error, runId: run._id }, 'run end left for the outbox relay, after its chunks');
+      return false;
+    }
   }
 
   /** A settlement of the run's hold: a chunk's charges (`c<n>`), or the run's end (`final`). */
