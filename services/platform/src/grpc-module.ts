@@ -26,6 +26,8 @@ export interface GrpcModuleSpec {
 }
 
 const HEALTH_RECHECK_MS = 2_000;
+/** Failed health checks in a row before a running service reports NOT_SERVING. */
+const UNHEALTHY_AFTER = 2;
 
 /** What every gRPC module's server reads, beside its `RDE_<NAME>_PORT`. */
 const SERVER_VARIABLES = {
@@ -67,10 +69,15 @@ export function grpcModule(spec: GrpcModuleSpec): ServiceModule {
       const address = await listenOn(portVariable, port, () => server.listen());
       await runtime.startBackground?.();
       let draining = false;
+      let failedInARow = 0;
       const recheck = async () => {
-        if (!draining) server.setServing(await runtime.healthy().catch(() => false));
+        if (draining) return;
+        const healthy = await runtime.healthy().catch(() => false);
+        failedInARow = healthy ? 0 : failedInARow + 1;
+        // One failed ping (a backend slow for a moment) is not an outage: serving stops at the second in a row.
+        if (healthy || failedInARow >= UNHEALTHY_AFTER) server.setServing(healthy);
       };
-      await recheck();
+      server.setServing(await runtime.healthy().catch(() => false));
       const timer = setInterval(() => void recheck(), HEALTH_RECHECK_MS);
       timer.unref();
       return {
