@@ -1,5 +1,5 @@
 # deploy/backends/oidc.sh — a local OpenID provider (the `oidc-provider` npm
-# package, test/support/oidc-provider.mjs) on 127.0.0.1:${RDE_OIDC_PORT:-18090},
+# package, test/support/oidc-provider.mjs) on 127.0.0.1:${RDE_OIDC_PORT:-18990},
 # standing in for the external identity provider ("Google") in local runs.
 # Sourced by deploy/backends.sh, whose helpers it uses.
 #
@@ -8,7 +8,8 @@
 # ${RDE_OIDC_GATEWAY_URL:-http://127.0.0.1:8080}; tests start their own
 # instance per suite (test/e2e/oidc.ts), because each test deployment's
 # callback URL has its own port.
-OIDC_PORT=${RDE_OIDC_PORT:-18090}
+# Outside deploy/local.sh's ports (18080 and up), so both can run at once.
+OIDC_PORT=${RDE_OIDC_PORT:-18990}
 OIDC_GATEWAY_URL=${RDE_OIDC_GATEWAY_URL:-http://127.0.0.1:8080}
 OIDC_DIR=$STATE_DIR/oidc
 OIDC_PID=$OIDC_DIR/oidc.pid

@@ -1,7 +1,7 @@
 // A real OpenID provider (the `oidc-provider` package) on loopback, standing in for the external
 // identity provider ("Google") and for a CRM/ATS vendor's OAuth server in tests and local runs.
 //
-//   OIDC_PORT=18090 OIDC_CLIENTS='[{"client_id":"rde","client_secret":"s","redirect_uris":["http://…/callback"]}]' \
+//   OIDC_PORT=18990 OIDC_CLIENTS='[{"client_id":"rde","client_secret":"s","redirect_uris":["http://…/callback"]}]' \
 //     node test/support/oidc-provider.mjs
 //
 // It has no login page: the sign-in step signs in the account named by the authorization
@@ -11,7 +11,7 @@
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
 
-const port = Number(process.env.OIDC_PORT ?? 18090);
+const port = Number(process.env.OIDC_PORT ?? 18990);
 const clients = JSON.parse(process.env.OIDC_CLIENTS ?? '[]').map((client) => ({
   grant_types: ['authorization_code', 'refresh_token'],
   response_types: ['code'],
