@@ -109,7 +109,7 @@ export const catalogModule = grpcModule({
         waiting.start();
       },
       close: async () => {
-        await waiting.stop();
+        waiting.stop();
         await relay.stop();
         await providers.close();
         clients.close();

@@ -188,7 +188,7 @@ export const waterfallModule = grpcModule({
       close: async () => {
         await runChunks.stop();
         await poller.stop();
-        await waiting.stop();
+        waiting.stop();
         await relay.stop();
         clients.close();
       },

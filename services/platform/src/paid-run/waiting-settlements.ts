@@ -3,8 +3,7 @@ import type { Clock } from '../clock';
 import type { Logger } from '../logger';
 import type { OutboxEvent, WithOutbox } from '../outbox';
 import type { Collection } from '../ports/document-store';
-import { sleepUnlessAborted } from '../adapters/abortable-sleep';
-import { BackgroundLoop } from '../background-loop';
+import { PeriodicPass } from '../periodic-pass';
 import type { CreditHolds } from './holds';
 
 export interface WaitingSettlementsOptions {
@@ -31,20 +30,26 @@ interface WaitingHold {
  * replica may renew (a renewal only moves expiry later); a hold already gone stays gone.
  */
 export class WaitingSettlements {
-  private readonly background = new BackgroundLoop((signal) => this.poll(signal));
+  private readonly timer: PeriodicPass;
 
-  constructor(private readonly options: WaitingSettlementsOptions) {}
+  constructor(private readonly options: WaitingSettlementsOptions) {
+    this.timer = new PeriodicPass(
+      this.intervalMs,
+      () => this.renewOnce(),
+      (error) => options.logger.error({ err: error }, 'could not renew the holds of waiting settlements; retrying'),
+    );
+  }
 
   private get intervalMs(): number {
     return this.options.intervalMs ?? Math.max(1, Math.floor(this.options.holds.ttlMs / 4));
   }
 
   start(): void {
-    this.background.start();
+    this.timer.start();
   }
 
-  stop(): Promise<void> {
-    return this.background.stop();
+  stop(): void {
+    this.timer.stop();
   }
 
   /** One look: renews the hold of each settlement waiting at least an interval; returns how many holds were renewed. */
@@ -67,14 +72,6 @@ export class WaitingSettlements {
       this.options.logger.warn({ waiting: holds.size, renewed }, 'settlements wait in the outbox; their holds renewed');
     }
     return renewed;
-  }
-
-  private async poll(signal: AbortSignal): Promise<void> {
-    while (await sleepUnlessAborted(this.intervalMs, signal)) {
-      await this.renewOnce().catch((error: unknown) =>
-        this.options.logger.error({ err: error }, 'could not renew the holds of waiting settlements; retrying'),
-      );
-    }
   }
 }
 
