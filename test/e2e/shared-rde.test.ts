@@ -41,8 +41,17 @@ whenShared(`the shared RDE of a jest worker (${mode})`, () => {
     expect(() => second.restartModule('auth')).toThrow(fix);
   });
 
+  test('a start asking only for sandbox knobs the instance takes at run time attaches to it', async () => {
+    const quick = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0' }, mode, { shared: true });
+    try {
+      expect(quick.baseUrl).toBe(second.baseUrl);
+    } finally {
+      await quick.stop();
+    }
+  });
+
   test('a start with env of its own gets an instance of its own', async () => {
-    const own = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0' }, mode, { shared: true });
+    const own = await startRde({ RDE_SANDBOX_LATENCY_SCALE: '0.5' }, mode, { shared: true });
     try {
       expect(own.baseUrl).not.toBe(second.baseUrl);
       expect(own.processOf('gateway').pid).toEqual(expect.any(Number));

@@ -73,6 +73,27 @@ async function setSandbox(shared: SharedRde, env: NodeJS.ProcessEnv | 'defaults'
   if (response.status !== 200) throw new Error(`sandbox ${path}: ${response.status} ${await response.text()}`);
 }
 
+/** How long the vendors must see no call before a file attaches, and the longest wait for that. */
+const QUIET_MS = 400;
+const QUIET_LIMIT_MS = 30_000;
+
+/**
+ * Waits until the sandbox's counters stop moving: a run the previous file left going (a dataset
+ * still enriching, a workflow's webhook run) would otherwise count among the next file's calls.
+ */
+async function vendorsQuiet(shared: SharedRde): Promise<void> {
+  const counters = async () => (await fetch(`${shared.sandboxUrl}/_admin/counters`)).text();
+  const deadline = Date.now() + QUIET_LIMIT_MS;
+  let last = await counters();
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    const now = await counters();
+    if (now === last) return;
+    last = now;
+  }
+  console.warn(`the shared RDE's vendors were still being called after ${QUIET_LIMIT_MS} ms; attaching anyway`);
+}
+
 /**
  * A handle on a shared instance, with a fresh workspace whose owner's key is `ownerKey`, and the
  * sandbox set as `sandboxEnv` asks until `stop()`.
@@ -86,6 +107,7 @@ export async function attach(
     runAdmin(args, { ...process.env, ...shared.adminEnv, ...env });
   const email = `shared.${randomBytes(6).toString('hex')}@example.com`;
   const { key } = JSON.parse(await admin(['create-workspace', '--email', email])) as { key: string };
+  await vendorsQuiet(shared);
   if (Object.keys(sandboxEnv).length > 0) await setSandbox(shared, sandboxEnv);
   const refused = (what: string) => () => {
     throw new Error(
