@@ -45,8 +45,8 @@ export const authModule = grpcModule({
   async build(ctx) {
     const config = authConfig(ctx.env);
     const { clock } = ctx.backends;
-    const store = await ctx.backends.documentStore('rde_auth');
-    const counters = await ctx.backends.keyValue('auth');
+    const store = await ctx.own.documentStore();
+    const counters = await ctx.own.keyValue();
     const mail = mailOf(config, ctx.logger);
     const repositories = await openAuthStore(store, clock);
     const keys = new KeyService(repositories, clock);

@@ -47,9 +47,9 @@ export const billingModule = grpcModule({
   config: BILLING_VARIABLES,
   async build(ctx) {
     const config = billingConfig(ctx.env);
-    const store = await ctx.backends.documentStore('rde_billing');
-    const bus = await ctx.backends.bus('billing');
-    const keyValue = await ctx.backends.keyValue('billing');
+    const store = await ctx.own.documentStore();
+    const bus = await ctx.own.bus();
+    const keyValue = await ctx.own.keyValue();
     const ledger = new LedgerRepository(store.collection<LedgerEntry>('ledger'));
     await ledger.createIndexes();
     const accountCollection = store.collection<AccountDocument>('accounts');

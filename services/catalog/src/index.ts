@@ -30,8 +30,8 @@ export const catalogModule = grpcModule({
   async build(ctx) {
     const config = catalogConfig(ctx.env, PROVIDERS);
     const clock = ctx.backends.clock;
-    const store = await ctx.backends.documentStore('rde_catalog');
-    const bus = await ctx.backends.bus('catalog');
+    const store = await ctx.own.documentStore();
+    const bus = await ctx.own.bus();
     const runs = await RunRepository.open(store, clock);
     const workspaceSkills = await WorkspaceSkillsRepository.open(store);
     const publicSkills = await PublicSkillCatalog.build(
@@ -51,7 +51,7 @@ export const catalogModule = grpcModule({
       connections: config.RDE_PROVIDER_CONNECTIONS,
     });
     const tools = new Catalog(PROVIDERS, WATERFALLS);
-    const keyValue = await ctx.backends.keyValue('catalog');
+    const keyValue = await ctx.own.keyValue();
     const resolver = new ParameterResolver();
     resolver.compileAll(PROVIDERS.flatMap((provider) => provider.methods));
     const holds = new CreditHolds(clients.billing, config.RDE_CATALOG_HOLD_TTL_MS);

@@ -20,7 +20,7 @@ export const datasetModule = grpcModule({
   config: DATASET_VARIABLES,
   async build(ctx) {
     const config = datasetConfig(ctx.env);
-    const store = await ctx.backends.documentStore('rde_dataset');
+    const store = await ctx.own.documentStore();
     const context: DatasetContext = {
       datasets: await DatasetsRepository.open(store),
       rows: await RowsRepository.open(store),

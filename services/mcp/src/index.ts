@@ -19,8 +19,8 @@ export const mcpModule = grpcModule({
   config: MCP_VARIABLES,
   async build(ctx) {
     const config = mcpConfig(ctx.env);
-    const store = await ctx.backends.documentStore('rde_mcp');
-    const counters = await ctx.backends.keyValue('mcp');
+    const store = await ctx.own.documentStore();
+    const counters = await ctx.own.keyValue();
     const clients = createToolClients(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
     const auth = createAuthClient(ctx.addresses, config.RDE_RPC_DEADLINE_MS);
     const endpoint = createEndpoint(clients, createSkillResources(clients, ctx.logger));

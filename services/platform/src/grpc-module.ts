@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { env, listenOn, loadConfig, type ConfigShape } from './config';
 import type { ModuleContext, RunningModule, ServiceModule } from './module';
+import type { Bus } from './ports/bus';
+import type { DocumentStore } from './ports/document-store';
+import type { KeyValue } from './ports/key-value';
 import type { ServiceName } from './service-names';
 import { GrpcServer, type HostedService } from './grpc/server';
 import { telemetryEnabled } from './telemetry';
@@ -15,6 +18,18 @@ export interface ServiceRuntime {
   close(): Promise<void>;
 }
 
+/** The module's own backends, named after it: database `rde_<name>`, bus client and key-value namespace `<name>`. */
+export interface OwnBackends {
+  documentStore(): Promise<DocumentStore>;
+  bus(): Promise<Bus>;
+  keyValue(): Promise<KeyValue>;
+}
+
+/** What a gRPC service's `build` gets: the module context and its own backends. */
+export interface ServiceContext extends ModuleContext {
+  readonly own: OwnBackends;
+}
+
 export interface GrpcModuleSpec {
   readonly name: ServiceName;
   /** Where a separate process listens unless `RDE_<NAME>_PORT` says otherwise; all-in-one binds any free port. */
@@ -22,7 +37,7 @@ export interface GrpcModuleSpec {
   readonly dependencies: readonly ServiceName[];
   /** The service's own variables (its config.ts); the server's are added here. */
   readonly config: ConfigShape;
-  build(ctx: ModuleContext): Promise<ServiceRuntime>;
+  build(ctx: ServiceContext): Promise<ServiceRuntime>;
 }
 
 const HEALTH_RECHECK_MS = 2_000;
@@ -34,6 +49,18 @@ const SERVER_VARIABLES = {
   RDE_GRPC_HOST: z.string().default('127.0.0.1'),
   RDE_DRAIN_MS: env.milliseconds(1_000),
 };
+
+function serviceContext(name: ServiceName, ctx: ModuleContext): ServiceContext {
+  return {
+    ...ctx,
+    logger: ctx.logger.child({ module: name }),
+    own: {
+      documentStore: () => ctx.backends.documentStore(`rde_${name}`),
+      bus: () => ctx.backends.bus(name),
+      keyValue: () => ctx.backends.keyValue(name),
+    },
+  };
+}
 
 /**
  * Turns a service's runtime into a module: its gRPC server on `RDE_<NAME>_PORT`, NOT_SERVING until
@@ -52,13 +79,13 @@ export function grpcModule(spec: GrpcModuleSpec): ServiceModule {
       // All-in-one modules talk in process: no fixed port, so a second instance starts beside the first.
       const configuredPort = loadConfig(portShape, ctx.env)[portVariable] as number | undefined;
       const port = configuredPort ?? (ctx.allInOne ? 0 : spec.defaultPort);
-      const logger = ctx.logger.child({ module: spec.name });
-      const runtime = await spec.build({ ...ctx, logger });
+      const service = serviceContext(spec.name, ctx);
+      const runtime = await spec.build(service);
       const server = new GrpcServer({
         name: spec.name,
         host: config.RDE_GRPC_HOST,
         port,
-        logger,
+        logger: service.logger,
         services: runtime.services,
         // In one process the gateway has drained already; only a separate process needs its own window.
         drainMs: ctx.allInOne ? 0 : config.RDE_DRAIN_MS,
@@ -92,7 +119,7 @@ export function grpcModule(spec: GrpcModuleSpec): ServiceModule {
     },
     async migrate(ctx: ModuleContext): Promise<void> {
       // Building a service creates its indexes; nothing is served and no background work starts.
-      const runtime = await spec.build({ ...ctx, logger: ctx.logger.child({ module: spec.name }) });
+      const runtime = await spec.build(serviceContext(spec.name, ctx));
       await runtime.close();
     },
   };

@@ -40,8 +40,8 @@ export const workflowModule = grpcModule({
   config: WORKFLOW_VARIABLES,
   async build(ctx) {
     const config = workflowConfig(ctx.env);
-    const store = await ctx.backends.documentStore('rde_workflow');
-    const bus = await ctx.backends.bus('workflow');
+    const store = await ctx.own.documentStore();
+    const bus = await ctx.own.bus();
     const [workflows, runs, webhookIds] = await Promise.all([
       WorkflowsRepository.open(store),
       WorkflowRunsRepository.open(store),
@@ -58,7 +58,7 @@ export const workflowModule = grpcModule({
     const read = new ReadWorkflow(workflows);
     const queue = new RunQueue(bus, ctx.logger);
     const queueRun = new QueueRun(workflows, runs, new InputCheck(), queue, clock, ctx.logger);
-    const counters = await ctx.backends.keyValue('workflow');
+    const counters = await ctx.own.keyValue();
     const webhooks = new Webhooks(webhookIds, workflows, queueRun, counters, clock, config.RDE_WEBHOOK_RATE_PER_MINUTE);
     const worker = new WorkRun({
       runs,

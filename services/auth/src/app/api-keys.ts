@@ -98,7 +98,7 @@ export class KeyService {
       last_used_at_ms: 0,
       revoked_at_ms: null,
     };
-    return (await this.store.keys.insert(key)) ? { key, plaintext: material.plaintext } : null;
+    return (await this.store.keys.insertUnlessTaken(key)) ? { key, plaintext: material.plaintext } : null;
   }
 
   /** Every live key of the caller's workspace, members' and owner's alike (decision 0005). */

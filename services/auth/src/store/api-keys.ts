@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore } from '@rde/platform';
+import { DocumentRepository, indexedCollection, type DocumentStore } from '@rde/platform';
 import { insertUnlessExists } from './insert';
 
 /** A stored key: its hash and display prefix, never the plaintext. Revoked keys stay, marked. */
@@ -16,18 +16,18 @@ export type ApiKeyDocument = {
   revoked_at_ms: number | null;
 };
 
-export class ApiKeysRepository {
-  private constructor(private readonly collection: Collection<ApiKeyDocument>) {}
-
+export class ApiKeysRepository extends DocumentRepository<ApiKeyDocument> {
   static async open(store: DocumentStore): Promise<ApiKeysRepository> {
-    const collection = store.collection<ApiKeyDocument>('api_keys');
-    await collection.createIndex({ keys: { key_hash: 1 }, unique: true, name: 'key_hash_unique' });
-    await collection.createIndex({ keys: { workspace_id: 1, created_at_ms: 1 }, name: 'workspace_created' });
-    return new ApiKeysRepository(collection);
+    return new ApiKeysRepository(
+      await indexedCollection<ApiKeyDocument>(store, 'api_keys', [
+        { keys: { key_hash: 1 }, unique: true, name: 'key_hash_unique' },
+        { keys: { workspace_id: 1, created_at_ms: 1 }, name: 'workspace_created' },
+      ]),
+    );
   }
 
   /** Stores a key; false when its id or the key itself (its hash) is stored already. */
-  insert(key: ApiKeyDocument): Promise<boolean> {
+  insertUnlessTaken(key: ApiKeyDocument): Promise<boolean> {
     return insertUnlessExists(this.collection, key);
   }
 

@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore } from '@rde/platform';
+import { DocumentRepository, indexedCollection, type DocumentStore } from '@rde/platform';
 
 /** An invitation of an email into a workspace; its code is stored hashed. */
 export type InviteDocument = {
@@ -13,18 +13,14 @@ export type InviteDocument = {
   accepted_at_ms: number | null;
 };
 
-export class InvitesRepository {
-  private constructor(private readonly collection: Collection<InviteDocument>) {}
-
+export class InvitesRepository extends DocumentRepository<InviteDocument> {
   static async open(store: DocumentStore): Promise<InvitesRepository> {
-    const collection = store.collection<InviteDocument>('invites');
-    await collection.createIndex({ keys: { code_hash: 1 }, unique: true, name: 'code_hash_unique' });
-    await collection.createIndex({ keys: { email: 1, accepted_at_ms: 1 }, name: 'email_pending' });
-    return new InvitesRepository(collection);
-  }
-
-  insert(invite: InviteDocument): Promise<void> {
-    return this.collection.insertOne(invite);
+    return new InvitesRepository(
+      await indexedCollection<InviteDocument>(store, 'invites', [
+        { keys: { code_hash: 1 }, unique: true, name: 'code_hash_unique' },
+        { keys: { email: 1, accepted_at_ms: 1 }, name: 'email_pending' },
+      ]),
+    );
   }
 
   /** Removes an invite whose email could not be sent. */

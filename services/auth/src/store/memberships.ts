@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore } from '@rde/platform';
+import { indexedCollection, type Collection, type DocumentStore } from '@rde/platform';
 import type { Role } from '../domain/roles';
 import { newId } from '../domain/ids';
 import { insertUnlessExists } from './insert';
@@ -16,13 +16,11 @@ export class MembershipsRepository {
   private constructor(private readonly collection: Collection<MembershipDocument>) {}
 
   static async open(store: DocumentStore): Promise<MembershipsRepository> {
-    const collection = store.collection<MembershipDocument>('memberships');
-    await collection.createIndex({
-      keys: { workspace_id: 1, user_id: 1 },
-      unique: true,
-      name: 'workspace_user_unique',
-    });
-    return new MembershipsRepository(collection);
+    return new MembershipsRepository(
+      await indexedCollection<MembershipDocument>(store, 'memberships', [
+        { keys: { workspace_id: 1, user_id: 1 }, unique: true, name: 'workspace_user_unique' },
+      ]),
+    );
   }
 
   /** Adds a user to a workspace; false when they already belong to it. */

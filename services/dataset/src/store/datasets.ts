@@ -1,4 +1,11 @@
-import { DuplicateKeyError, type Collection, type Document, type DocumentStore, type Filter } from '@rde/platform';
+import {
+  DuplicateKeyError,
+  indexedCollection,
+  type Collection,
+  type Document,
+  type DocumentStore,
+  type Filter,
+} from '@rde/platform';
 import type { DatasetRecord, Page } from '../domain/dataset';
 
 /**
@@ -45,10 +52,12 @@ export class DatasetsRepository {
   private constructor(private readonly collection: Collection<DatasetDocument>) {}
 
   static async open(store: DocumentStore): Promise<DatasetsRepository> {
-    const collection = store.collection<DatasetDocument>('datasets');
-    await collection.createIndex({ keys: { workspace_id: 1, status: 1, created_at: -1 } });
-    await collection.createIndex({ keys: { workspace_id: 1, session_id: 1, status: 1, created_at: -1 } });
-    return new DatasetsRepository(collection);
+    return new DatasetsRepository(
+      await indexedCollection<DatasetDocument>(store, 'datasets', [
+        { keys: { workspace_id: 1, status: 1, created_at: -1 } },
+        { keys: { workspace_id: 1, session_id: 1, status: 1, created_at: -1 } },
+      ]),
+    );
   }
 
   /** Claims the id as `writing`; when it is taken, says by what (a retry finishes what it finds). */

@@ -1,4 +1,4 @@
-import type { Collection, Document, DocumentStore } from '@rde/platform';
+import { indexedCollection, type Collection, type Document, type DocumentStore } from '@rde/platform';
 import type { Page } from '../domain/dataset';
 import type { Row } from '../domain/rows';
 
@@ -22,9 +22,9 @@ export class RowsRepository {
   private constructor(private readonly collection: Collection<RowDocument>) {}
 
   static async open(store: DocumentStore): Promise<RowsRepository> {
-    const collection = store.collection<RowDocument>('rows');
-    await collection.createIndex({ keys: { dataset_id: 1, index: 1 }, unique: true });
-    return new RowsRepository(collection);
+    return new RowsRepository(
+      await indexedCollection<RowDocument>(store, 'rows', [{ keys: { dataset_id: 1, index: 1 }, unique: true }]),
+    );
   }
 
   /**
