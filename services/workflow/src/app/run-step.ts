@@ -23,7 +23,8 @@ export class ClaimLost extends Error {}
 /**
  * Works one step: plans it (skip, refuse, or one call per item), makes the calls in order after
  * the items already stored (a resumed step does not repeat them), stores each item's result
- * before the next call, and ends the step succeeded or failed with a clear error.
+ * before the next call, and ends the step succeeded or failed with a clear error. A call repeated
+ * after a crash (its result not stored yet) carries the same paid-call id, so it is billed once.
  */
 export class RunStep {
   constructor(
@@ -36,7 +37,6 @@ export class RunStep {
     const plan = planStep(step, work.scope, work.mode);
     if (plan.kind === 'skip') return this.ended(started, 'skipped');
     if (plan.kind === 'refuse') return this.failed(started, step, plan.error);
-    await this.saved(started, work);
     const uses = parseUses(step.uses);
     if (uses.kind === 'malformed') return this.failed(started, step, { code: 'unknown_uses', message: step.uses });
     let current = started;
@@ -46,7 +46,8 @@ export class RunStep {
       current = { ...current, items: [...current.items, itemOf(called.result)] };
       const stop = stopOf(step.uses, called.result.output);
       if (stop) return this.failed(current, step, stop);
-      await this.saved(current, work);
+      // The last item's result is stored with the step's end (by the caller): one write fewer a step.
+      if (index + 1 < plan.inputs.length) await this.saved(current, work);
     }
     const outputs = current.items.map((item) => item.output);
     return this.ended({ ...current, output: step.for_each ? outputs : outputs[0] }, 'succeeded');

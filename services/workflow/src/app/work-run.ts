@@ -19,7 +19,7 @@ export interface WorkRunDependencies {
 /**
  * Works one run on this replica (decision 0074): claims it (queued, or running under a lapsed
  * claim), renews the claim while it works, and walks the pinned version's steps from the first one
- * not ended, each stored before the next starts. Between steps it honours a cancel; the run ends
+ * not ended, each stored as the next begins (one write a step). Between steps it honours a cancel; the run ends
  * with the first failing step (unless `on_error: continue`), the steps after it `skipped`.
  */
 export class WorkRun {
@@ -58,9 +58,9 @@ export class WorkRun {
     let stopped: 'skipped' | 'cancelled' | undefined;
     for (const [index, step] of definition.steps.entries()) {
       if (ENDED_STEP_STATUSES.has(steps[index]!.status)) continue; // done before a take-over
-      if (stopped || (await this.deps.runs.cancelRequested(run.id))) {
-        steps[index] = { ...steps[index]!, status: stopped ?? 'cancelled' };
-        stopped ??= 'cancelled';
+      if (!stopped && (await this.begin(run.id, steps, index)) === 'cancel_requested') stopped = 'cancelled';
+      if (stopped) {
+        steps[index] = { ...steps[index]!, status: stopped };
         continue;
       }
       const save = (state: StepState) => {
@@ -74,12 +74,29 @@ export class WorkRun {
         scope,
         save,
       });
+      // Stored with the next step's beginning, or the run's end.
       steps[index] = ended;
       if (ended.output !== undefined) outputs.set(step.id, ended.output);
       if (ended.status === 'failed' && !ended.continued) stopped = 'skipped';
-      else if (!(await this.deps.runs.saveSteps(run.id, this.deps.owner, steps))) throw new ClaimLost(run.id);
     }
     await this.finish(run, steps, endStatusOf(steps), definition.output && resolveValue(definition.output, scope));
+  }
+
+  /**
+   * Stores the steps with step `index` running (and the one before it as it ended): one write a
+   * step. Nothing is written when a cancel was asked; the run stops there.
+   */
+  private async begin(runId: string, steps: StepState[], index: number): Promise<'begun' | 'cancel_requested'> {
+    const state = steps[index]!;
+    const running: StepState[] = steps.with(index, {
+      ...state,
+      status: 'running',
+      startedAt: state.startedAt ?? this.deps.clock.now(),
+    });
+    const begun = await this.deps.runs.beginStep(runId, this.deps.owner, running);
+    if (begun === 'lost') throw new ClaimLost(runId);
+    if (begun === 'begun') steps[index] = running[index]!;
+    return begun;
   }
 
   private async finish(

@@ -49,6 +49,9 @@ interface RunDocument extends Document {
  * every step item, always guarded by the claim (`owner`, status running), so a replica that lost
  * the run to another after a pause cannot overwrite what the new owner wrote.
  */
+/** Stored; a cancel to honour; or the run was taken by another replica. */
+export type StepBegun = 'begun' | 'cancel_requested' | 'lost';
+
 export class WorkflowRunsRepository {
   private constructor(private readonly runs: Collection<RunDocument>) {}
 
@@ -115,8 +118,15 @@ export class WorkflowRunsRepository {
     return matched === 1;
   }
 
-  async cancelRequested(id: string): Promise<boolean> {
-    return (await this.runs.findOne({ _id: id }))?.cancel_requested === true;
+  /** Stores the steps as a step begins, unless a cancel was asked (then writes nothing). */
+  async beginStep(id: string, owner: string, steps: readonly StepState[]): Promise<StepBegun> {
+    const held = { _id: id, owner, status: 'running' };
+    const { matched } = await this.runs.updateOne(
+      { ...held, cancel_requested: { $ne: true } },
+      { $set: { steps: steps.map(toStepDocument) } },
+    );
+    if (matched === 1) return 'begun';
+    return (await this.runs.findOne(held)) ? 'cancel_requested' : 'lost';
   }
 
   async finish(
