@@ -12,9 +12,17 @@ export interface WaitingSettlementsOptions {
   readonly holds: CreditHolds;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** How often to look; a settlement waiting at least this long has its hold renewed. Default: a quarter of the hold TTL. */
+  /** How often to look. Default: an eighth of the hold TTL, so a hold is renewed several times before it could lapse. */
   readonly intervalMs?: number;
 }
+
+/**
+ * How long a settlement waits before its hold is renewed: longer than a healthy relay takes to
+ * publish it (milliseconds), so only settlements held up by an outage cost a renewal.
+ */
+const WAITING_AFTER_MS = 1_000;
+/** Renewals in flight at once: a backlog of waiting settlements is renewed within one look. */
+const RENEWALS_AT_ONCE = 8;
 
 /** A hold a waiting settlement will settle: whose, and which. */
 interface WaitingHold {
@@ -41,7 +49,7 @@ export class WaitingSettlements {
   }
 
   private get intervalMs(): number {
-    return this.options.intervalMs ?? Math.max(1, Math.floor(this.options.holds.ttlMs / 4));
+    return this.options.intervalMs ?? Math.max(1, Math.floor(this.options.holds.ttlMs / 8));
   }
 
   start(): void {
@@ -52,9 +60,12 @@ export class WaitingSettlements {
     this.timer.stop();
   }
 
-  /** One look: renews the hold of each settlement waiting at least an interval; returns how many holds were renewed. */
+  /**
+   * One look: renews the hold of each settlement that has waited a moment; returns how many were
+   * renewed. A renewal that fails is logged and tried again at the next look, the others still go.
+   */
   async renewOnce(): Promise<number> {
-    const waitingSince = this.options.clock.now() - this.intervalMs;
+    const waitingSince = this.options.clock.now() - Math.min(WAITING_AFTER_MS, this.intervalMs);
     const holds = new Map<string, WaitingHold>();
     for (const collection of this.options.collections) {
       for await (const doc of collection.stream({ '_outbox.0': { $exists: true } }) as AsyncIterable<WithOutbox>) {
@@ -64,13 +75,26 @@ export class WaitingSettlements {
         }
       }
     }
+    if (holds.size === 0) return 0;
+    const waiting = [...holds.values()];
     let renewed = 0;
-    for (const { workspaceId, holdId } of holds.values()) {
-      if (await this.options.holds.renew(holdId, common.Caller.fromPartial({ workspaceId }))) renewed++;
-    }
-    if (holds.size > 0) {
-      this.options.logger.warn({ waiting: holds.size, renewed }, 'settlements wait in the outbox; their holds renewed');
-    }
+    let failed = 0;
+    const renewNext = async (): Promise<void> => {
+      for (let hold = waiting.pop(); hold; hold = waiting.pop()) {
+        try {
+          if (await this.options.holds.renew(hold.holdId, common.Caller.fromPartial({ workspaceId: hold.workspaceId })))
+            renewed++;
+        } catch (error) {
+          failed++;
+          this.options.logger.warn({ err: error, holdId: hold.holdId }, 'could not renew a waiting hold; next look');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: RENEWALS_AT_ONCE }, renewNext));
+    this.options.logger.warn(
+      { waiting: holds.size, renewed, failed },
+      'settlements wait in the outbox; their holds renewed',
+    );
     return renewed;
   }
 }

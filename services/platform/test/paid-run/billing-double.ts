@@ -17,6 +17,8 @@ export class BillingDouble {
   reserveCalls = 0;
   /** Each RenewHold asked: the hold and the workspace it was asked for. */
   readonly renewals: { holdId: string; workspaceId: string }[] = [];
+  /** Holds whose RenewHold fails (billing unreachable for them), as a deadline would. */
+  readonly failingRenewals = new Set<string>();
 
   constructor(available: number) {
     this.available = available;
@@ -57,6 +59,7 @@ export class BillingDouble {
       return this.reply(request.holdId, held, capped);
     },
     renewHold: async ({ holdId }: { holdId: string }, { caller }: { caller: { workspaceId: string } }) => {
+      if (this.failingRenewals.has(holdId)) throw new Error(`deadline exceeded renewing ${holdId}`);
       this.renewals.push({ holdId, workspaceId: caller.workspaceId });
       return { renewed: this.holds.has(holdId), expiresAtMs: this.holds.has(holdId) ? 1 : 0 };
     },

@@ -205,7 +205,7 @@ export function describePaidRunContract(name: string, backends: () => Promise<Ba
       });
       // Just written, it is the writer's to publish: nothing renewed yet.
       expect(await waiting.renewOnce()).toBe(0);
-      clock.advance(TTL_MS / 4);
+      clock.advance(1_000);
       expect(await waiting.renewOnce()).toBe(1);
       expect(billing.renewals).toEqual([{ holdId: 'run_k', workspaceId: 'ws_kit' }]);
       // Published, and billing settled it: nothing waits, nothing is renewed.
@@ -214,6 +214,26 @@ export function describePaidRunContract(name: string, backends: () => Promise<Ba
       clock.advance(TTL_MS / 4);
       expect(await waiting.renewOnce()).toBe(0);
       expect(billing.renewals).toHaveLength(1);
+    });
+
+    it('one waiting hold whose renewal fails does not keep the others from being renewed', async () => {
+      const at = await replica();
+      for (const id of ['run_f1', 'run_f2', 'run_f3']) await open(at, id);
+      publishFails = true;
+      for (const id of ['run_f1', 'run_f2', 'run_f3']) await finish(at, id, []);
+      billing.failingRenewals.add('run_f2');
+      const waiting = new WaitingSettlements({
+        collections: [at.runs.collection],
+        holds: at.kit.holds,
+        clock,
+        logger: testLogger,
+      });
+      clock.advance(1_000);
+      expect(await waiting.renewOnce()).toBe(2);
+      expect(billing.renewals.map((renewal) => renewal.holdId).sort()).toEqual(['run_f1', 'run_f3']);
+      // Billing answers again: the next look renews it.
+      billing.failingRenewals.clear();
+      expect(await waiting.renewOnce()).toBe(3);
     });
 
     it('release ends a failed run with no charge: a final settlement that frees the whole hold', async () => {
