@@ -38,8 +38,17 @@ async function everyPartitionLed(admin: Admin, topics: ITopicConfig[]): Promise<
   );
 }
 
-function isRetriable(error: unknown): boolean {
-  return (error as { retriable?: unknown } | null)?.retriable === true;
+/**
+ * Whether the broker may answer otherwise on a retry. kafkajs gives up on a retriable answer
+ * (LEADER_NOT_AVAILABLE during an election) after its own few retries by throwing a non-retriable
+ * error with that answer as its `cause`: the cause decides.
+ */
+export function isRetriable(error: unknown): boolean {
+  type KafkaError = { retriable?: unknown; cause?: unknown } | null | undefined;
+  for (let current = error as KafkaError; current; current = current.cause as KafkaError) {
+    if (current.retriable === true) return true;
+  }
+  return false;
 }
 
 function names(topics: ITopicConfig[]): string {
