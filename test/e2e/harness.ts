@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { HealthProbe } from '../../services/platform/src/grpc/client';
 import { attach, sandboxKnobsOnly, sharedInstance, type SharedRde } from './shared';
+import { removeNamespace } from './namespace';
 
 /**
  * Starts RDE the way a user or an SRE would: the real binary, as child processes. `all` is one
@@ -290,6 +291,7 @@ async function startOnce(extraEnv: NodeJS.ProcessEnv, runMode: Mode, options: St
     stopModule: (module, signal = 'SIGTERM') => stopChild(rde.processOf(module), signal),
     stop: async () => {
       await Promise.all([...children.values()].map((child) => stopChild(child, 'SIGTERM')));
+      await removeNamespace(namespace, { ...process.env, ...extraEnv });
     },
     logLines: () => output,
   };

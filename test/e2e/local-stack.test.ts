@@ -7,6 +7,7 @@ import path from 'node:path';
 import { api, untilSettled, type Gateway } from './api';
 import { mode, waitUntil } from './harness';
 import { isJson } from './processes';
+import { removeNamespace } from './namespace';
 
 /**
  * `deploy/local.sh`, the local distributed stack, as a newcomer runs it: `up`, a paid call through
@@ -128,6 +129,7 @@ describeDistributed('deploy/local.sh, the local distributed stack', () => {
   afterEach(async () => {
     await localSh('down', stack.env);
     await rm(stack.state, { recursive: true, force: true });
+    await removeNamespace(stack.env.RDE_LOCAL_NAMESPACE!, process.env);
   });
 
   /** A failed `up`: exit 1, why, the log tail of the process at fault, and nothing left running. */
