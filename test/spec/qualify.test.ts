@@ -45,8 +45,10 @@ interface QualifiedRow {
 describe(`Qualify (${mode})`, () => {
   let rde: RunningRde;
 
+  // An instance of its own: the rules check that no vendor is called, and on a shared instance the
+  // provider jobs an earlier file started are still polled.
   beforeAll(async () => {
-    rde = await startRde({}, mode, { shared: true });
+    rde = await startRde({}, mode);
   });
   afterAll(async () => {
     await rde?.stop();
