@@ -69,7 +69,7 @@ function stepWalls(run: RunRecord): number[] {
 }
 
 async function perStepOverhead(rde: RunningRde): Promise<void> {
-  const key = await fundedKey(rde, RUNS * (STEPS + 1) * 2);
+  const key = await fundedKey(rde, RUNS * STEPS * 3 + 10); // a run, the REST calls and the idempotent ones
   const steps = Array.from({ length: STEPS }, (_, i) => searchStep(`search_${i + 1}`));
   const { id } = await applied(rde, key, { name: 'bench-steps', trigger: { type: 'manual' }, steps });
   const walls: number[] = [];
