@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * A workflow run (decision 0074): pinned to the version it was queued on; its steps' states are
- * stored one by one, each before the next step starts, so any replica can resume it.
+ * stored as the next one begins (one write a step), so any replica can resume it.
  */
 export const RUN_MODES = ['live', 'dry_run', 'smoke_test'] as const;
 export type RunMode = (typeof RUN_MODES)[number];
