@@ -32,6 +32,7 @@ function textByProcess(lines: readonly LogLine[]): Record<string, string> {
 
 // OpenTelemetry SpanKind: 1 = server, 2 = client, 3 = producer, 4 = consumer.
 const SERVER = 1;
+const CLIENT = 2;
 const PRODUCER = 3;
 const CONSUMER = 4;
 
@@ -93,6 +94,8 @@ describe(`telemetry (${mode})`, () => {
         ]),
       );
       expect(trace.some((s) => s.kind === PRODUCER && s.name.includes('billing.settlements'))).toBe(true);
+      // The store's writes are in the sampled trace too (the MongoDB instrumentation, decision 0091).
+      expect(trace.some((s) => s.kind === CLIENT && /^(insert|update|findAndModify) /.test(s.name))).toBe(true);
     },
   );
 });

@@ -1,6 +1,5 @@
 // The patched kafkajs request queue (patches/kafkajs@2.2.4.patch, decision 0090). kafkajs ships no
 // types for its internals, hence the require.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const RequestQueue = require('kafkajs/src/network/requestQueue') as new (options: object) => Queue;
 
 interface Queue {

@@ -4,6 +4,7 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
+  TraceFlags,
   type Context,
   type Span,
   type TextMapGetter,
@@ -24,6 +25,9 @@ import {
  * with the context carried in the call's metadata (`traceparent`). They replace the gRPC
  * auto-instrumentation, which patches grpc-js and pays for every call whether it is sampled or not.
  * With no tracer provider registered (telemetry off) the API is a no-op and nothing is injected.
+ * Inside a trace that was not sampled no span is made at all (decision 0091): the caller's context,
+ * with its trace id and its "not sampled" flag, travels on as it came, since a child of an unsampled
+ * span is never recorded; making one per hop cost every unsampled request its ids and wrappers.
  */
 const tracer = trace.getTracer('rde-grpc');
 
@@ -51,6 +55,10 @@ function endWith(span: Span, code: GrpcStatus, message?: string): void {
  * returned promise settles. For server streams (which settle later) only the context is sent.
  */
 export function tracedCall<T>(path: string, metadata: Metadata, call: () => Promise<T>): Promise<T> {
+  if (notSampled(context.active())) {
+    propagation.inject(context.active(), metadata, metadataSetter);
+    return call();
+  }
   const span = tracer.startSpan(spanName(path), { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } });
   const active = trace.setSpan(context.active(), span);
   propagation.inject(active, metadata, metadataSetter);
@@ -64,6 +72,12 @@ export function tracedCall<T>(path: string, metadata: Metadata, call: () => Prom
       throw error;
     },
   );
+}
+
+/** Whether `ctx` is inside a trace whose sampler said no: its spans and their children are never recorded. */
+export function notSampled(ctx: Context): boolean {
+  const spanContext = trace.getSpanContext(ctx);
+  return spanContext !== undefined && (spanContext.traceFlags & TraceFlags.SAMPLED) === 0;
 }
 
 /** Sends the active context with a call that has no span of its own (a server stream, a health probe). */
@@ -97,8 +111,9 @@ export function tracedImplementation(
     // grpc-js finds a handler under the method's key or its original name (a library's `check` for `Check`).
     const handler = implementation[method] ?? (originalName === undefined ? undefined : implementation[originalName]);
     if (!handler) continue;
-    const start = (metadata: Metadata) => {
+    const start = (metadata: Metadata): { span?: Span; active: Context } => {
       const parent = callerContext(metadata);
+      if (notSampled(parent)) return { active: parent };
       const span = tracer.startSpan(
         spanName(path),
         { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc' } },
@@ -111,7 +126,7 @@ export function tracedImplementation(
         const { span, active } = start(call.metadata);
         context.with(active, () =>
           (handler as UnaryHandler)(call, (error, ...rest) => {
-            endWith(span, error ? (error.code ?? GrpcStatus.UNKNOWN) : GrpcStatus.OK, error?.details);
+            if (span) endWith(span, error ? (error.code ?? GrpcStatus.UNKNOWN) : GrpcStatus.OK, error?.details);
             callback(error, ...rest);
           }),
         );
@@ -121,7 +136,7 @@ export function tracedImplementation(
         const { span, active } = start(call.metadata);
         let ended = false;
         const end = (code: GrpcStatus) => {
-          if (ended) return;
+          if (ended || !span) return;
           ended = true;
           endWith(span, code);
         };
