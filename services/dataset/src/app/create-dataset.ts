@@ -37,6 +37,8 @@ export class CreateDataset {
    * ready. A retry with the same id after a crash finishes the same dataset (stored rows are
    * skipped); a retry after success changes nothing. A crash between counting and marking it
    * counted makes the retry count it again: usage errs high, never letting a quota be passed.
+   * Rows that go in one write (a paid call's results) are marked counted with the ready mark, one
+   * store write less, the window for that crash one write wider; longer writes mark it first.
    */
   async create(input: NewDataset): Promise<{ record: DatasetRecord; sample: Row[] }> {
     const id = input.id || newDatasetId();
@@ -61,10 +63,11 @@ export class CreateDataset {
     if (existing?.kind === 'unavailable') throw errors.conflict({ detail: 'dataset_id is already in use' });
     if (existing?.kind === 'ready')
       return { record: existing.record, sample: await sampleOf(this.context, existing.record) };
-    if (!existing?.counted) await this.count(record);
+    const countedWhenReady = !source && input.rows.length <= this.context.writeBatch;
+    if (!existing?.counted) await this.count(record, !countedWhenReady);
     const rows = source ? this.context.rows.stream(source.id, source.rowCount) : input.rows;
     await this.context.rows.insertAt(id, 0, rows, this.context.writeBatch);
-    await this.context.datasets.markReady(id);
+    await this.context.datasets.markReady(id, countedWhenReady);
     const created = existing?.record ?? record;
     return {
       record: created,
@@ -73,12 +76,12 @@ export class CreateDataset {
   }
 
   /** Takes the dataset's room in its workspace's quota, or gives up the claim and refuses. */
-  private async count(record: DatasetRecord): Promise<void> {
+  private async count(record: DatasetRecord, markCounted: boolean): Promise<void> {
     const reserved = await this.context.usage.reserve(record.workspaceId, usageOf(record), this.context.quota);
     if (!reserved.ok) {
       await this.context.datasets.abandon(record.id);
       throw quotaExceeded(this.context.quota, reserved.used, usageOf(record));
     }
-    await this.context.datasets.markCounted(record.id);
+    if (markCounted) await this.context.datasets.markCounted(record.id);
   }
 }

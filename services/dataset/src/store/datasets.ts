@@ -99,8 +99,12 @@ export class DatasetsRepository {
     return matched === 1;
   }
 
-  async markReady(id: string): Promise<void> {
-    await this.collection.updateOne({ _id: id, status: 'writing' }, { $set: { status: 'ready' } });
+  /** Marks the dataset ready and, with `counted`, counted in its workspace's usage in the same write. */
+  async markReady(id: string, counted = false): Promise<void> {
+    await this.collection.updateOne(
+      { _id: id, status: 'writing' },
+      { $set: { status: 'ready', ...(counted && { counted: true }) } },
+    );
   }
 
   /**

@@ -14,17 +14,27 @@ export class UsageRepository {
     return new UsageRepository(store.collection<UsageDocument>('usage'));
   }
 
-  /** Adds `amount` when it fits under `limits`; otherwise changes nothing and answers the current usage. */
+  /**
+   * Adds `amount` when it fits under `limits`; otherwise changes nothing and answers the current
+   * usage. The guarded increment goes first: a workspace's document exists after its first dataset,
+   * so one write is the usual cost; only a miss creates the document (or finds it full) and tries once more.
+   */
   async reserve(
     workspaceId: string,
     amount: Usage,
     limits: QuotaLimits,
   ): Promise<{ ok: true } | { ok: false; used: Usage }> {
+    if (await this.increment(workspaceId, amount, limits)) return { ok: true };
     await this.collection.updateOne(
       { _id: workspaceId },
       { $setOnInsert: { datasets: 0, rows: 0, bytes: 0 } },
       { upsert: true },
     );
+    if (await this.increment(workspaceId, amount, limits)) return { ok: true };
+    return { ok: false, used: await this.current(workspaceId) };
+  }
+
+  private async increment(workspaceId: string, amount: Usage, limits: QuotaLimits): Promise<boolean> {
     const { matched } = await this.collection.updateOne(
       {
         _id: workspaceId,
@@ -34,8 +44,7 @@ export class UsageRepository {
       },
       { $inc: { datasets: amount.datasets, rows: amount.rows, bytes: amount.bytes } },
     );
-    if (matched === 1) return { ok: true };
-    return { ok: false, used: await this.current(workspaceId) };
+    return matched === 1;
   }
 
   async release(workspaceId: string, amount: Usage): Promise<void> {
