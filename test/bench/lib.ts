@@ -252,6 +252,36 @@ export async function startFastifyHello(): Promise<{ url: string; stop(): void }
   return { url, stop: () => child.kill('SIGTERM') };
 }
 
+/** Bytes in, the same bytes out: the echo's messages cross unencoded, so only the hop is timed. */
+const ECHO_DEFINITION = `const same = (bytes) => bytes;
+const definition = { echo: { path: '/bench.Echo/Echo', requestStream: false, responseStream: false,
+  requestSerialize: same, requestDeserialize: same, responseSerialize: same, responseDeserialize: same } };`;
+
+/**
+ * The distributed hop's floor: a bare fastify whose `GET /` makes one grpc-js unary call to an echo
+ * server in a third process, then answers `{hello: 'world'}`. The gateway's authenticated read is
+ * this hop plus bearer resolution, the keys RPC's own work and its store read.
+ */
+export async function startGrpcEchoBehindFastify(): Promise<{ url: string; stop(): void }> {
+  const [grpcPort, httpPort] = [await freePort(), await freePort()];
+  const server = `const grpc = require('@grpc/grpc-js'); ${ECHO_DEFINITION}
+const server = new grpc.Server();
+server.addService(definition, { echo: (call, callback) => callback(null, call.request) });
+server.bindAsync('127.0.0.1:${grpcPort}', grpc.ServerCredentials.createInsecure(), () => undefined);`;
+  const front = `const grpc = require('@grpc/grpc-js'); ${ECHO_DEFINITION}
+const Echo = grpc.makeGenericClientConstructor(definition, 'Echo');
+const client = new Echo('127.0.0.1:${grpcPort}', grpc.credentials.createInsecure());
+const request = Buffer.from('{"workspace_id":"ws_bench"}');
+const echo = () => new Promise((resolve, reject) => client.echo(request, (error, reply) => (error ? reject(error) : resolve(reply))));
+require('fastify')().get('/', async () => (await echo(), { hello: 'world' })).listen({ port: ${httpPort}, host: '127.0.0.1' });`;
+  const children = [server, front].map((source) =>
+    spawn(process.execPath, ['-e', source], { cwd: __dirname, stdio: 'ignore' }),
+  );
+  const url = `http://127.0.0.1:${httpPort}/`;
+  await waitUntil(async () => (await fetch(url)).ok, 10_000, 50);
+  return { url, stop: () => children.forEach((child) => child.kill('SIGTERM')) };
+}
+
 /** A stage of an enrichment chain: the vendor endpoint its work is counted on, and what one item takes. */
 export interface ChainStage {
   readonly name: string;

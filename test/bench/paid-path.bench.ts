@@ -21,6 +21,7 @@ import {
   requestsPerSecond,
   settlementLags,
   startFastifyHello,
+  startGrpcEchoBehindFastify,
   throughput,
   untilSettled,
   vendorCall,
@@ -120,6 +121,7 @@ async function distributed(helloRps: number): Promise<void> {
       record({ figure, measured: `n/a: ${missing.join(', ')} unset (eval "$(deploy/backends.sh env)")`, goal: '' });
     }
   } else {
+    await echoRow(helloRps);
     await withRde('distributed', VENDOR_FAST, {}, async (rde) => {
       await readRows(rde, helloRps, 'distributed', { keys: 10 });
       const narrow = await paidThroughput(rde, 8);
@@ -146,6 +148,23 @@ async function distributed(helloRps: number): Promise<void> {
     measured: 'n/a: counted by the chaos test in test/faults (two replicas per money-writing service)',
     goal: 'none refused',
   });
+}
+
+/** The hop's floor beside the distributed reads: fastify → one grpc-js unary echo, three processes. */
+async function echoRow(helloRps: number): Promise<void> {
+  const echo = await startGrpcEchoBehindFastify();
+  try {
+    const echoRps = await requestsPerSecond(echo.url, { connections: READ_CONNECTIONS, seconds: SECONDS });
+    record({
+      figure: 'bare fastify → grpc-js unary echo in another process (the distributed hop, nothing else)',
+      measured: `${fixed(echoRps, 0)} req/s`,
+      reference: `hello ${fixed(helloRps, 0)} req/s`,
+      ratio: percent(echoRps, helloRps),
+      goal: '—',
+    });
+  } finally {
+    echo.stop();
+  }
 }
 
 async function readRows(
