@@ -34,23 +34,30 @@ export function pathParamsSchema<const Name extends string>(name: Name, extra?: 
   return { type: 'object', properties: { [name]: pathParam(extra) }, required: [name] } as const;
 }
 
+/** An object whose properties are all always present (null where the spec allows it). */
+export function allRequired<const P extends Record<string, object>>(properties: P) {
+  return { type: 'object', properties, required: Object.keys(properties) as (keyof P & string)[] } as const;
+}
+
+/** A request body of exactly these fields, all required: an unknown field is refused (422). */
+export function strictBody<const P extends Record<string, object>>(properties: P) {
+  return { ...allRequired(properties), additionalProperties: false } as const;
+}
+
+/** An acknowledgement: `{ok: true}` followed by these fields, all present. */
+export function okResult<const P extends Record<string, object>>(properties: P) {
+  return allRequired({ ok: { type: 'boolean', const: true }, ...properties } as const);
+}
+
 /** One item of a 422's `detail` list (the spec's standard validation error). */
-export const validationIssue = {
-  type: 'object',
-  properties: {
-    loc: { type: 'array', items: { type: ['string', 'integer'] } },
-    msg: { type: 'string' },
-    type: { type: 'string' },
-  },
-  required: ['loc', 'msg', 'type'],
-} as const;
+export const validationIssue = allRequired({
+  loc: { type: 'array', items: { type: ['string', 'integer'] } },
+  msg: { type: 'string' },
+  type: { type: 'string' },
+});
 
 /** A delete's answer: `{ok: true, deleted: <id>}`. */
-export const deletedBody = {
-  type: 'object',
-  properties: { ok: { type: 'boolean', const: true }, deleted: { type: 'string' } },
-  required: ['ok', 'deleted'],
-} as const;
+export const deletedBody = okResult({ deleted: { type: 'string' } });
 
 /** The spec's error body: `detail` is a message, the validation list, or a structured reason. */
 export const errorBody = {

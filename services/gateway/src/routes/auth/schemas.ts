@@ -1,5 +1,5 @@
 /** JSON schemas of the sign-in and claim routes: request validation (422) and /openapi.json. */
-import { errorBody } from '../../contract';
+import { allRequired, errorBody, okResult, strictBody } from '../../contract';
 
 /**
  * The spec's 400 for a link or code that cannot be spent, `detail` {reason, message}, or the
@@ -51,22 +51,15 @@ export const verifyBody = {
   additionalProperties: false,
 } as const;
 
-export const verifyCodeBody = {
-  type: 'object',
-  properties: { email, code: { type: 'string', maxLength: 32, description: 'the 6-digit code of the email' } },
-  required: ['email', 'code'],
-  additionalProperties: false,
-} as const;
+export const verifyCodeBody = strictBody({
+  email,
+  code: { type: 'string', maxLength: 32, description: 'the 6-digit code of the email' },
+});
 
-export const completeBody = {
-  type: 'object',
-  properties: {
-    token: secret,
-    password: { type: 'string', minLength: 10, maxLength: 256, description: 'at least 10 characters' },
-  },
-  required: ['token', 'password'],
-  additionalProperties: false,
-} as const;
+export const completeBody = strictBody({
+  token: secret,
+  password: { type: 'string', minLength: 10, maxLength: 256, description: 'at least 10 characters' },
+});
 
 export const loginBody = {
   type: 'object',
@@ -84,32 +77,16 @@ export const approveBody = {
   additionalProperties: false,
 } as const;
 
-export const claimParams = {
-  type: 'object',
-  properties: { claim_id: secret },
-  required: ['claim_id'],
-} as const;
+export const claimParams = allRequired({ claim_id: secret });
 
 export const claimPageQuery = {
   type: 'object',
   properties: { ref: { type: 'string', maxLength: 200 } },
 } as const;
 
-export const sentSchema = {
-  type: 'object',
-  properties: { ok: { type: 'boolean', const: true }, email: { type: 'string' } },
-  required: ['ok', 'email'],
-} as const;
+export const sentSchema = okResult({ email: { type: 'string' } });
 
-export const pendingSchema = {
-  type: 'object',
-  properties: {
-    ok: { type: 'boolean', const: true },
-    pending: { type: 'boolean', const: true },
-    email: { type: 'string' },
-  },
-  required: ['ok', 'pending', 'email'],
-} as const;
+export const pendingSchema = okResult({ pending: { type: 'boolean', const: true }, email: { type: 'string' } });
 
 export const signedInSchema = {
   type: 'object',
@@ -117,42 +94,29 @@ export const signedInSchema = {
     ok: { type: 'boolean', const: true },
     kind: { type: 'string', enum: ['cli', 'session', 'set_password'] },
     cli_token: { type: 'string' },
-    session: {
-      type: 'object',
-      properties: {
-        user_id: { type: 'string' },
-        email: { type: 'string' },
-        workspace_id: { type: 'string' },
-        expires_at: { type: 'string', format: 'date-time' },
-      },
-      required: ['user_id', 'email', 'workspace_id', 'expires_at'],
-    },
+    session: allRequired({
+      user_id: { type: 'string' },
+      email: { type: 'string' },
+      workspace_id: { type: 'string' },
+      expires_at: { type: 'string', format: 'date-time' },
+    }),
     next_url: { type: 'string' },
     set_password_token: { type: 'string', description: 'kind set_password: the token to set the password with' },
   },
   required: ['ok', 'kind'],
 } as const;
 
-export const claimStartedSchema = {
-  type: 'object',
-  properties: {
-    claim_id: { type: 'string', description: 'the claim token: keep it secret, it fetches the bearer' },
-    approval_url: { type: 'string' },
-    poll_url: { type: 'string' },
-    expires_at: { type: 'string', format: 'date-time' },
-  },
-  required: ['claim_id', 'approval_url', 'poll_url', 'expires_at'],
-} as const;
+export const claimStartedSchema = allRequired({
+  claim_id: { type: 'string', description: 'the claim token: keep it secret, it fetches the bearer' },
+  approval_url: { type: 'string' },
+  poll_url: { type: 'string' },
+  expires_at: { type: 'string', format: 'date-time' },
+});
 
-export const approvedSchema = {
-  type: 'object',
-  properties: {
-    ok: { type: 'boolean', const: true },
-    status: { type: 'string', const: 'approved' },
-    workspace_id: { type: 'string' },
-  },
-  required: ['ok', 'status', 'workspace_id'],
-} as const;
+export const approvedSchema = okResult({
+  status: { type: 'string', const: 'approved' },
+  workspace_id: { type: 'string' },
+});
 
 export const pollSchema = {
   type: 'object',
@@ -164,11 +128,7 @@ export const pollSchema = {
   required: ['status'],
 } as const;
 
-export const okSchema = {
-  type: 'object',
-  properties: { ok: { type: 'boolean', const: true } },
-  required: ['ok'],
-} as const;
+export const okSchema = okResult({});
 
 export const redirectSchema = { type: 'null', description: 'redirect to the sign-in page' } as const;
 

@@ -1,14 +1,10 @@
 /** JSON schemas of the billing routes: validation, response serialization and the OpenAPI document. */
 import { publicSchemas } from '@rde/proto';
+import { allRequired, strictBody } from '../../contract';
 import { memberRow } from '../members/schemas';
 
 const nullableNumber = { type: ['number', 'null'] } as const;
 const nullableString = { type: ['string', 'null'] } as const;
-
-/** An object whose properties are all always present (null where the spec allows it). */
-function allRequired<P extends Record<string, object>>(properties: P) {
-  return { type: 'object', properties, required: Object.keys(properties) } as const;
-}
 
 /** Routes that take no parameters refuse unknown ones (422), like every route that declares its inputs. */
 export const noQuery = { type: 'object', properties: {}, additionalProperties: false } as const;
@@ -117,26 +113,11 @@ export const MAX_CAP = 1_000_000_000;
 const positiveNumber = (description: string) =>
   ({ type: 'number', exclusiveMinimum: 0, maximum: MAX_CAP, description }) as const;
 
-export const spendingCapBody = {
-  type: 'object',
-  properties: { cap: positiveNumber('credits over a rolling 30 days') },
-  required: ['cap'],
-  additionalProperties: false,
-} as const;
+export const spendingCapBody = strictBody({ cap: positiveNumber('credits over a rolling 30 days') });
 
-export const sessionCapBody = {
-  type: 'object',
-  properties: { cap: positiveNumber('USD, rounded to the cent') },
-  required: ['cap'],
-  additionalProperties: false,
-} as const;
+export const sessionCapBody = strictBody({ cap: positiveNumber('USD, rounded to the cent') });
 
-export const memberCapBody = {
-  type: 'object',
-  properties: { cap_usd: positiveNumber('USD over a rolling 30 days, rounded to the cent') },
-  required: ['cap_usd'],
-  additionalProperties: false,
-} as const;
+export const memberCapBody = strictBody({ cap_usd: positiveNumber('USD over a rolling 30 days, rounded to the cent') });
 
 export const capResult = allRequired({ cap: nullableNumber });
 
@@ -149,22 +130,12 @@ const planChoice = {
   cadence: { type: 'string', enum: ['monthly', 'annual'] },
 } as const;
 
-export const planChoiceBody = {
-  type: 'object',
-  properties: planChoice,
-  required: ['plan_id', 'cadence'],
-  additionalProperties: false,
-} as const;
+export const planChoiceBody = strictBody(planChoice);
 
 /** A credit purchase names one of the catalog's top-up tiers (shared with billing, decision 0037). */
 export const { creditCheckoutBody } = publicSchemas;
 
-export const cancelBody = {
-  type: 'object',
-  properties: { resume: { type: 'boolean', default: false } },
-  required: ['resume'],
-  additionalProperties: false,
-} as const;
+export const cancelBody = strictBody({ resume: { type: 'boolean', default: false } });
 
 export const urlResult = allRequired({ url: { type: 'string' } });
 
