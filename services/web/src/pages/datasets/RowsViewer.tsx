@@ -49,11 +49,11 @@ export function RowsViewer({ datasetId, columns }: { datasetId: string; columns:
           <div className="wide">
             <Table
               columns={tableColumns}
-              rows={data.rows.map((row, i) => ({ position: offset + i, row: row as Row }))}
+              rows={data.rows.map((row, i) => ({ position: data.offset + i, row: row as Row }))}
               rowKey={({ position }) => String(position)}
             />
           </div>
-          <Pager offset={offset} limit={PAGE} total={data.total} onOffset={setOffset} />
+          <Pager offset={data.offset} limit={PAGE} total={data.total} onOffset={setOffset} />
         </>
       )}
     </Section>

@@ -20,7 +20,7 @@ export function Feedback() {
       {data && (
         <>
           <FeedbackForm onSent={sent} />
-          <FeedbackList page={data} offset={offset} onOffset={setOffset} />
+          <FeedbackList page={data} onOffset={setOffset} />
           <SupportForm signedIn onSent={sent} />
         </>
       )}

@@ -17,15 +17,7 @@ const COLUMNS: Column<Report>[] = [
 ];
 
 /** The workspace's reports, newest first, a page at a time. */
-export function FeedbackList({
-  page,
-  offset,
-  onOffset,
-}: {
-  page: FeedbackPage;
-  offset: number;
-  onOffset: (offset: number) => void;
-}) {
+export function FeedbackList({ page, onOffset }: { page: FeedbackPage; onOffset: (offset: number) => void }) {
   return (
     <Section title="Your workspace's feedback">
       <Table
@@ -34,7 +26,8 @@ export function FeedbackList({
         rowKey={(report) => report.id}
         empty="No feedback from this workspace yet."
       />
-      <Pager offset={offset} limit={FEEDBACK_PAGE} total={page.total} onOffset={onOffset} />
+      {/* The shown page's own offset: the one asked for next is not it until its answer arrives. */}
+      <Pager offset={page.offset} limit={FEEDBACK_PAGE} total={page.total} onOffset={onOffset} />
     </Section>
   );
 }
