@@ -179,6 +179,9 @@ export class OutboxRelay {
       await this.removePublished(collection, pending);
       published += pending.reduce((sum, doc) => sum + (doc._outbox?.length ?? 0), 0);
       if (!full) reportBacklog(collection.name, []);
+      // The collections' order is the publication order (a run's parts before the run's end, whose
+      // settlement releases the hold): later collections wait until this one's backlog is gone.
+      if (full) break;
     }
     return { published, batchFull };
   }

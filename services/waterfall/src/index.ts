@@ -66,6 +66,15 @@ export const waterfallModule = grpcModule({
         .relayDocument(collection, id)
         .catch((error: unknown) => logger.warn({ err: error, id }, 'settlement left for the outbox relay'));
     const publishRun = publishIn(stores.enrichRuns.collection);
+    // A run's end after its parts (decision 0086): chunks' and jobs' settlements of the run's hold first.
+    const publishRunAfterParts = async (runId: string, chunkIds: string[]) => {
+      const jobIds = (await stores.jobs.ofRun(runId)).map((job) => job._id);
+      await Promise.all([
+        ...chunkIds.map((id) => relay.relayDocument(stores.chunks.collection, id)),
+        ...jobIds.map((id) => relay.relayDocument(stores.jobs.collection, id)),
+      ]);
+      await relay.relayDocument(stores.enrichRuns.collection, runId);
+    };
     const kitFor = (collection: Collection) =>
       new PaidRunKit({ holds, clock, logger, publish: (runId) => relay.relayDocument(collection, runId) });
     const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -86,7 +95,10 @@ export const waterfallModule = grpcModule({
       dataset: clients.dataset,
       clock,
       logger,
-      publishRun,
+      publishRunAfterJobs: (runId) =>
+        void publishRunAfterParts(runId, []).catch((error: unknown) =>
+          logger.warn({ err: error, runId }, 'run end left for the outbox relay, after its jobs'),
+        ),
       options: {
         pollBudgetMs: config.RDE_ENRICH_POLL_BUDGET_MS,
         pollIntervalMs: config.RDE_ENRICH_POLL_INTERVAL_MS,
@@ -131,8 +143,7 @@ export const waterfallModule = grpcModule({
       owner,
       chunkLeaseMs: config.RDE_ENRICH_RUN_CHUNK_LEASE_MS,
       publishChunk: publishIn(stores.chunks.collection),
-      publishChunksNow: (chunkIds: string[]) =>
-        Promise.all(chunkIds.map((id) => relay.relayDocument(stores.chunks.collection, id))),
+      publishRunAfterParts,
       publishRun,
       releaseRunIfDone: (run) => enrichJobs.releaseRunIfDone({ ...run, run_id: run._id }),
       options: {

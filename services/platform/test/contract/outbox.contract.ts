@@ -92,6 +92,27 @@ export function describeOutboxContract(name: string, fixture: () => Promise<Outb
       await Promise.all([settlements.subscription.stop(), runEvents.subscription.stop()]);
     });
 
+    it('publishes the collections in their order: a backlog in one holds back the later ones', async () => {
+      const parts = subject.store.collection<Run>(uniqueName('parts'));
+      for (const id of ['part-1', 'part-2', 'part-3']) {
+        await parts.insertOne({ _id: id, status: 'settled', _outbox: [] });
+        await parts.updateOne({ _id: id }, { $push: outboxPush([event(topic, id, id)]) });
+      }
+      await runs.updateOne({ _id: 'run-1' }, { $push: outboxPush([event(topic, 'run-1/final', 'final')]) });
+      const ordered = new OutboxRelay({
+        collections: [parts, runs],
+        bus: subject.bus,
+        logger: testLogger,
+        pollIntervalMs: 50,
+        batchSize: 2,
+      });
+
+      expect(await ordered.drainOnce()).toBe(2);
+      expect((await runs.findOne({ _id: 'run-1' }))?._outbox?.map((e) => e.id)).toEqual(['run-1/final']);
+      expect(await ordered.drainOnce()).toBe(2);
+      expect((await runs.findOne({ _id: 'run-1' }))?._outbox).toEqual([]);
+    });
+
     it('removes exactly the published entries: one pushed while publishing waits for the next pass', async () => {
       await runs.updateOne({ _id: 'run-1' }, { $push: outboxPush([event(topic, 'first', 'first')]) });
       let pushedMeanwhile = false;

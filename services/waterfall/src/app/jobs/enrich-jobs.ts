@@ -16,7 +16,8 @@ export class EnrichJobs {
     private readonly providerJobs: () => ProviderJobs,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly publishRun: (runId: string) => void,
+    /** Publishes a run's end after its jobs' settlements (the hold is the run's); the relay's poll is the safety net. */
+    private readonly publishRunAfterJobs: (runId: string) => void,
   ) {}
 
   /** The caller's job; another workspace's is 404. An open job no poller holds is polled once, free. */
@@ -62,7 +63,7 @@ export class EnrichJobs {
       final: true,
       createdAtMs: this.clock.now(),
     });
-    if (await this.runs.releaseHold(run.run_id, event)) this.publishRun(run.run_id);
+    if (await this.runs.releaseHold(run.run_id, event)) this.publishRunAfterJobs(run.run_id);
   }
 }
 

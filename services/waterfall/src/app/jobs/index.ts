@@ -15,15 +15,22 @@ export interface ProviderJobsFeatureDependencies {
   readonly dataset: DatasetClient;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Publishes a run's outbox now (the relay's poll is the safety net). */
-  readonly publishRun: (runId: string) => void;
+  /** Publishes a run's end after its jobs' settlements (the relay's poll is the safety net). */
+  readonly publishRunAfterJobs: (runId: string) => void;
   readonly options: Omit<ProviderJobsOptions, 'onHandedOffSettled'>;
 }
 
 /** Provider jobs (spec "Enrichment" rule 8): the jobs themselves, and the client's view of them with callbacks. */
 export function buildProviderJobs(deps: ProviderJobsFeatureDependencies) {
   const { jobs, runs, clock, logger } = deps;
-  const enrichJobs: EnrichJobs = new EnrichJobs(jobs, runs, () => providerJobs, clock, logger, deps.publishRun);
+  const enrichJobs: EnrichJobs = new EnrichJobs(
+    jobs,
+    runs,
+    () => providerJobs,
+    clock,
+    logger,
+    deps.publishRunAfterJobs,
+  );
   const providerJobs = new ProviderJobs(deps.providers, jobs, deps.dataset, clock, logger, {
     ...deps.options,
     onHandedOffSettled: (job) => enrichJobs.releaseRunIfDone(job),

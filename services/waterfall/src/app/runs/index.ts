@@ -13,7 +13,7 @@ export type { RunHolds } from './run-holds';
 
 /** What the runs feature is built from: its use cases' dependencies, and the chunk work's. */
 export type RunsFeatureDependencies = Omit<EnrichRunsDependencies, 'runs' | 'chunks' | 'callRuns'> &
-  Pick<RunEndsDependencies, 'releaseRunIfDone' | 'publishChunksNow'> & {
+  Pick<RunEndsDependencies, 'releaseRunIfDone' | 'publishRunAfterParts'> & {
     readonly stores: WaterfallStores;
     readonly walker: RowWalker;
     /** This replica's name on the chunks it walks, and how long a chunk's lease lasts unrenewed. */

@@ -14,10 +14,11 @@ export interface RunEndsDependencies {
   readonly dataset: DatasetClient;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Publishes a run's outbox now (the relay's poll is the safety net). */
-  readonly publishRun: (runId: string) => void;
-  /** Publishes these chunks' outboxes now; rejects when the bus does. */
-  readonly publishChunksNow: (chunkIds: string[]) => Promise<unknown>;
+  /**
+   * Publishes a run's end after its parts: these chunks' and the run's provider jobs' settlements
+   * first, the run's own once they have left; rejects when the bus does.
+   */
+  readonly publishRunAfterParts: (runId: string, chunkIds: string[]) => Promise<unknown>;
   /** Releases a run's hold when none of its provider jobs is open any more. */
   readonly releaseRunIfDone: (run: DatasetRunDocument) => Promise<void>;
 }
@@ -51,7 +52,7 @@ export class RunEnds {
     const status = run.error !== undefined ? 'failed' : run.cancel_requested ? 'cancelled' : 'completed';
     const event = this.settlement(run, 'final', [], openJobs.length === 0);
     if (!(await this.deps.runs.finish(run._id, { status, openJobs }, event))) return;
-    if (await this.chunkSettlementsPublished(run)) this.deps.publishRun(run._id);
+    await this.publishEnd(run);
     if (openJobs.length > 0) await this.deps.releaseRunIfDone(run);
     await this.deps.dataset
       .updateRows(
@@ -63,20 +64,16 @@ export class RunEnds {
   }
 
   /**
-   * The chunks' settlements reach billing before the run's final one, which releases the hold: were
-   * the final one first, `settled` would read true (and the hold's rest be free) while chunk charges
-   * are still on their way. When the bus refuses, both wait for the outbox relay, which publishes
-   * chunks before runs.
+   * The parts' settlements (chunks', and provider jobs' settled while the bus was down) reach billing
+   * before the run's final one, which releases the hold: were the final one first, `settled` would
+   * read true (and the hold's rest be free) while their charges are still on their way. When the
+   * bus refuses, all wait for the outbox relay, which publishes chunks and jobs before runs.
    */
-  private async chunkSettlementsPublished(run: DatasetRunDocument): Promise<boolean> {
+  private async publishEnd(run: DatasetRunDocument): Promise<void> {
     const chunkIds = Array.from({ length: run.chunk_count }, (_, index) => chunkIdOf(run._id, index));
-    try {
-      await this.deps.publishChunksNow(chunkIds);
-      return true;
-    } catch (error) {
-      this.deps.logger.warn({ err: error, runId: run._id }, 'run end left for the outbox relay, after its chunks');
-      return false;
-    }
+    await this.deps.publishRunAfterParts(run._id, chunkIds).catch((error: unknown) => {
+      this.deps.logger.warn({ err: error, runId: run._id }, 'run end left for the outbox relay, after its parts');
+    });
   }
 
   /** A settlement of the run's hold: a chunk's charges (`c<n>`), or the run's end (`final`). */
