@@ -75,7 +75,7 @@ export function tracedCall<T>(path: string, metadata: Metadata, call: () => Prom
 }
 
 /** Whether `ctx` is inside a trace whose sampler said no: its spans and their children are never recorded. */
-export function notSampled(ctx: Context): boolean {
+function notSampled(ctx: Context): boolean {
   const spanContext = trace.getSpanContext(ctx);
   return spanContext !== undefined && (spanContext.traceFlags & TraceFlags.SAMPLED) === 0;
 }
