@@ -246,10 +246,16 @@ export function vendorCallsPerSecond(rde: RunningRde, connections: number, amoun
 export async function startFastifyHello(): Promise<{ url: string; stop(): void }> {
   const port = await freePort();
   const source = `require('fastify')().get('/', async () => ({ hello: 'world' })).listen({ port: ${port}, host: '127.0.0.1' })`;
-  const child: ChildProcess = spawn(process.execPath, ['-e', source], { cwd: __dirname, stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}/`;
+  return startScripts([source], `http://127.0.0.1:${port}/`);
+}
+
+/** Node scripts, each in its own process with this folder's packages, once `url` answers; stop() ends them. */
+async function startScripts(sources: string[], url: string): Promise<{ url: string; stop(): void }> {
+  const children: ChildProcess[] = sources.map((source) =>
+    spawn(process.execPath, ['-e', source], { cwd: __dirname, stdio: 'ignore' }),
+  );
   await waitUntil(async () => (await fetch(url)).ok, 10_000, 50);
-  return { url, stop: () => child.kill('SIGTERM') };
+  return { url, stop: () => children.forEach((child) => child.kill('SIGTERM')) };
 }
 
 /** Bytes in, the same bytes out: the echo's messages cross unencoded, so only the hop is timed. */
@@ -274,12 +280,7 @@ const client = new Echo('127.0.0.1:${grpcPort}', grpc.credentials.createInsecure
 const request = Buffer.from('{"workspace_id":"ws_bench"}');
 const echo = () => new Promise((resolve, reject) => client.echo(request, (error, reply) => (error ? reject(error) : resolve(reply))));
 require('fastify')().get('/', async () => (await echo(), { hello: 'world' })).listen({ port: ${httpPort}, host: '127.0.0.1' });`;
-  const children = [server, front].map((source) =>
-    spawn(process.execPath, ['-e', source], { cwd: __dirname, stdio: 'ignore' }),
-  );
-  const url = `http://127.0.0.1:${httpPort}/`;
-  await waitUntil(async () => (await fetch(url)).ok, 10_000, 50);
-  return { url, stop: () => children.forEach((child) => child.kill('SIGTERM')) };
+  return startScripts([server, front], `http://127.0.0.1:${httpPort}/`);
 }
 
 /** A stage of an enrichment chain: the vendor endpoint its work is counted on, and what one item takes. */
