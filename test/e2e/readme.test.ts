@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { mode, startRde, type RunningRde } from './harness';
 
@@ -62,5 +62,16 @@ describe(`the README's first session (${mode})`, () => {
     expect(dryRun._meta.would_charge_credits).toBeGreaterThan(0);
     expect(search.results.length).toBeGreaterThan(0);
     expect(enrichment.results[0].email).toEqual(expect.stringContaining('@'));
+  });
+});
+
+describe("the README's links", () => {
+  test('every link into the repository names a file or folder that exists', () => {
+    const root = path.resolve(__dirname, '../..');
+    const targets = [...README.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+      .map(([, target]) => target)
+      .filter((target) => !/^[a-z]+:/.test(target));
+    expect(targets.length).toBeGreaterThan(10);
+    expect(targets.filter((target) => !existsSync(path.join(root, target)))).toEqual([]);
   });
 });
